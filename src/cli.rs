@@ -1,0 +1,141 @@
+//! What the four binaries share on the command line: the common options,
+//! usage errors, and turning a run's outcome into an exit status.
+//!
+//! Every tool parses its arguments with lexopt into plain values first,
+//! and only then checks them and opens files (ripgrep's low/high args).
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use crate::msg::Messages;
+use crate::output;
+
+/// The help text of the options that every tool has, worded the same in
+/// every tool.
+pub const COMMON_HELP: &str = "\
+Common options:
+      --strict         Treat every warning as an error
+  -h, --help           Print this help and exit
+  -V, --version        Print the version and exit
+
+With no FILE, or when FILE is -, read standard input.";
+
+/// What a command line asks a tool to do.
+#[derive(Debug)]
+pub enum Command<C> {
+    /// Run with this configuration.
+    Run(C),
+    /// Print the help and exit 0.
+    Help,
+    /// Print the version and exit 0.
+    Version,
+}
+
+/// The options every tool shares.
+#[derive(Clone, Debug, Default)]
+pub struct Common {
+    /// `--strict`: every warning is an error.
+    pub strict: bool,
+}
+
+impl Common {
+    /// Takes `arg` if it is a common option. `Ok(Some(_))` asks to stop
+    /// parsing and print help or version; `Err(arg)` gives back an
+    /// argument that is not a common option.
+    pub fn take<'a>(
+        &mut self,
+        arg: lexopt::Arg<'a>,
+    ) -> Result<Option<Command<()>>, lexopt::Arg<'a>> {
+        use lexopt::Arg::{Long, Short};
+        match arg {
+            Short('h') | Long("help") => Ok(Some(Command::Help)),
+            Short('V') | Long("version") => Ok(Some(Command::Version)),
+            Long("strict") => {
+                self.strict = true;
+                Ok(None)
+            }
+            other => Err(other),
+        }
+    }
+}
+
+/// How a run ended, when it did not fail outright.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Something was written or selected.
+    Done,
+    /// Input read, but nothing selected (grep's exit status 1).
+    NothingSelected,
+}
+
+/// Runs a tool: parses the command line, runs the configuration, and
+/// chooses the exit status. This is the only place that does.
+///
+/// Exit status: 0 success, 1 nothing selected, 2 any error (usage, input,
+/// a malformed record). A closed stdout ends the run quietly.
+pub fn main<C>(
+    tool: &'static str,
+    help: &str,
+    parse: impl FnOnce(lexopt::Parser) -> Result<Command<C>, lexopt::Error>,
+    run: impl FnOnce(C, &mut Messages) -> io::Result<Outcome>,
+) -> ExitCode {
+    let mut msgs = Messages::new(tool);
+    let config = match parse(lexopt::Parser::from_env()) {
+        Ok(Command::Run(config)) => config,
+        Ok(Command::Help) => return print(help),
+        Ok(Command::Version) => {
+            return print(&format!("{tool} {}", env!("CARGO_PKG_VERSION")))
+        }
+        Err(err) => {
+            msgs.error(format_args!(
+                "{err}\nTry '{tool} --help' for more information."
+            ));
+            return ExitCode::from(2);
+        }
+    };
+    match run(config, &mut msgs) {
+        Ok(_) if msgs.errored() => ExitCode::from(2),
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::NothingSelected) => ExitCode::from(1),
+        Err(err) if output::is_broken_pipe(&err) => {
+            ExitCode::from(if msgs.errored() { 2 } else { 0 })
+        }
+        Err(err) => {
+            msgs.error(format_args!("{err}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints `text` and a line end to stdout; exit 0, or 2 if stdout fails
+/// (other than a closed pipe).
+fn print(text: &str) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if !output::is_broken_pipe(&e) => ExitCode::from(2),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// A usage error with a message of our own.
+pub fn usage(message: impl Into<String>) -> lexopt::Error {
+    lexopt::Error::Custom(message.into().into())
+}
+
+/// An `OsString` option value as bytes. On Unix every value is bytes; on
+/// other systems a value that is not Unicode is a usage error.
+pub fn os_bytes(value: OsString) -> Result<Vec<u8>, lexopt::Error> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Ok(value.into_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        value
+            .into_string()
+            .map(String::into_bytes)
+            .map_err(|value| lexopt::Error::NonUnicodeValue(value))
+    }
+}

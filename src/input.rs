@@ -1,0 +1,73 @@
+//! Opening inputs: `-` (or no argument) is stdin, anything else a path.
+//!
+//! An [`Input`] carries the name that messages use for it: the path as
+//! given, or `<stdin>`.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, Read};
+
+/// The name messages give to standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// One input named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input (`-`, or no file argument at all).
+    Stdin,
+    /// A file path, kept as the OS gave it.
+    Path(OsString),
+}
+
+impl Source {
+    /// The sources to read for the given file arguments: stdin when there
+    /// are none.
+    pub fn from_args(files: Vec<OsString>) -> Vec<Source> {
+        if files.is_empty() {
+            return vec![Source::Stdin];
+        }
+        files.into_iter().map(Source::from_arg).collect()
+    }
+
+    /// `-` is stdin, anything else a path.
+    pub fn from_arg(arg: OsString) -> Source {
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::Path(arg)
+        }
+    }
+
+    /// The name to use in messages and in pbi2csv's `file` column.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => STDIN_NAME.to_string(),
+            Source::Path(p) => display(p),
+        }
+    }
+
+    /// Opens the source for reading.
+    ///
+    /// # Errors
+    ///
+    /// The error of opening the file, e.g. when it does not exist or is a
+    /// directory.
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        match self {
+            Source::Stdin => Ok(Box::new(io::stdin().lock())),
+            Source::Path(p) => {
+                let file = File::open(p)?;
+                if file.metadata()?.is_dir() {
+                    return Err(io::Error::other("is a directory"));
+                }
+                Ok(Box::new(file))
+            }
+        }
+    }
+}
+
+/// A path as text for messages; bytes that are not UTF-8 are shown as
+/// U+FFFD.
+fn display(p: &OsStr) -> String {
+    p.to_string_lossy().into_owned()
+}

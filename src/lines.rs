@@ -1,0 +1,600 @@
+//! The line scanner that every tool reads its input through.
+//!
+//! [`LineReader`] reads any [`io::Read`] through one reusable buffer and
+//! lends each line as a [`Line`]: the bytes of the line, the line end that
+//! closed it and its number. The line ends are the five that the PBI
+//! specification allows, and they may be mixed in one input:
+//!
+//! | [`LineEnd`] | bytes |
+//! | --- | --- |
+//! | `Lf` | `0A` |
+//! | `Cr` | `0D` |
+//! | `CrLf` | `0D 0A` |
+//! | `Nel` (U+0085) | `C2 85` |
+//! | `Ls` (U+2028) | `E2 80 A8` |
+//!
+//! Bytes after the last line end come out as a line with
+//! [`LineEnd::None`]; what that means is the format's business.
+//!
+//! A line end split by a read boundary (`0D|0A`, `C2|85`, `E2|80 A8`,
+//! `E2 80|A8`) is still one line end: a line is lent only when the bytes
+//! that follow it are known. Nothing is allocated per line; a line is
+//! copied only when it straddles a refill of the buffer, and the buffer
+//! grows only to hold the longest line.
+//!
+//! The search works the way a fast scanner must on text that is dense in
+//! the lead bytes `C2` and `E2` (accented Latin, Cyrillic, typographic
+//! punctuation): `memchr2` finds the next CR or LF, and two
+//! `memmem::Finder`s find the next NEL and LS. The multi-byte finds are
+//! cached, so each one costs a single search per occurrence (or per
+//! refill), not one per line.
+
+use std::io::{self, Read};
+
+use memchr::{memchr2, memmem};
+
+/// The buffer size a [`LineReader`] starts with, as in ripgrep.
+pub const DEFAULT_CAPACITY: usize = 64 * 1024;
+
+/// The byte order mark, U+FEFF in UTF-8.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+const NEL: &[u8] = b"\xC2\x85";
+const LS: &[u8] = b"\xE2\x80\xA8";
+
+/// What ended a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineEnd {
+    /// LF, `0A`.
+    Lf,
+    /// CR, `0D`, not followed by LF.
+    Cr,
+    /// CR LF, `0D 0A`.
+    CrLf,
+    /// NEL, U+0085, `C2 85`.
+    Nel,
+    /// LINE SEPARATOR, U+2028, `E2 80 A8`.
+    Ls,
+    /// Nothing: the input ended.
+    None,
+}
+
+impl LineEnd {
+    /// The bytes of this line end (empty for [`LineEnd::None`]).
+    pub fn as_bytes(self) -> &'static [u8] {
+        match self {
+            LineEnd::Lf => b"\n",
+            LineEnd::Cr => b"\r",
+            LineEnd::CrLf => b"\r\n",
+            LineEnd::Nel => NEL,
+            LineEnd::Ls => LS,
+            LineEnd::None => b"",
+        }
+    }
+
+    /// Every line end that ends a line, in the order of the table above.
+    pub const ALL: [LineEnd; 5] =
+        [LineEnd::Lf, LineEnd::Cr, LineEnd::CrLf, LineEnd::Nel, LineEnd::Ls];
+}
+
+/// One line lent by a [`LineReader`].
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    raw: &'a [u8],
+    end: LineEnd,
+    number: u64,
+}
+
+impl<'a> Line<'a> {
+    /// The line without its line end.
+    #[inline]
+    pub fn content(&self) -> &'a [u8] {
+        &self.raw[..self.raw.len() - self.end.as_bytes().len()]
+    }
+
+    /// The line with its line end, exactly as read.
+    #[inline]
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// The line end that closed the line.
+    #[inline]
+    pub fn end(&self) -> LineEnd {
+        self.end
+    }
+
+    /// The line's number in its input, counted from 1. A skipped BOM does
+    /// not count.
+    #[inline]
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+}
+
+/// The cached position of the next multi-byte line end.
+///
+/// `at` is the start of the next occurrence found by searching from
+/// `from`; `None` when there was none before the end of the data. The
+/// cache holds until the buffer is refilled.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    from: usize,
+    at: Option<usize>,
+    valid: bool,
+}
+
+impl Found {
+    const STALE: Found = Found { from: 0, at: None, valid: false };
+
+    /// The next occurrence at or after `from` in `hay[..end]`.
+    #[inline]
+    fn next(
+        &mut self,
+        finder: &memmem::Finder<'_>,
+        hay: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        let fresh = self.valid
+            && from >= self.from
+            && self.at.map_or(true, |at| at >= from);
+        if !fresh {
+            self.at = finder.find(&hay[from..]).map(|i| from + i);
+            self.from = from;
+            self.valid = true;
+        }
+        self.at
+    }
+}
+
+/// Where a search for the end of the current line stopped.
+enum Scan {
+    /// The line's content ends at `.0`, and its line end is `.1`.
+    Found(usize, LineEnd),
+    /// No line end yet: read more, then search again from `.0`.
+    More(usize),
+}
+
+/// A streaming reader of lines through one reusable buffer.
+///
+/// ```
+/// use chesspipe::lines::{LineEnd, LineReader};
+///
+/// let mut rdr = LineReader::new(&b"a\r\nb\xC2\x85c"[..]);
+/// let mut seen = vec![];
+/// while let Some(line) = rdr.next_line().unwrap() {
+///     seen.push((line.content().to_vec(), line.end(), line.number()));
+/// }
+/// assert_eq!(seen, vec![
+///     (b"a".to_vec(), LineEnd::CrLf, 1),
+///     (b"b".to_vec(), LineEnd::Nel, 2),
+///     (b"c".to_vec(), LineEnd::None, 3),
+/// ]);
+/// ```
+pub struct LineReader<R> {
+    rdr: R,
+    buf: Vec<u8>,
+    /// Start of the current line in `buf`.
+    pos: usize,
+    /// End of the data read into `buf`.
+    end: usize,
+    /// Where the search for the current line's end resumes.
+    scan: usize,
+    eof: bool,
+    number: u64,
+    started: bool,
+    bom: bool,
+    nel_finder: memmem::Finder<'static>,
+    ls_finder: memmem::Finder<'static>,
+    nel: Found,
+    ls: Found,
+}
+
+impl<R: Read> LineReader<R> {
+    /// A reader with a buffer of [`DEFAULT_CAPACITY`] bytes.
+    pub fn new(rdr: R) -> LineReader<R> {
+        LineReader::with_capacity(DEFAULT_CAPACITY, rdr)
+    }
+
+    /// A reader whose buffer starts at `capacity` bytes (at least 1). The
+    /// buffer grows when a line does not fit.
+    pub fn with_capacity(capacity: usize, rdr: R) -> LineReader<R> {
+        LineReader {
+            rdr,
+            buf: vec![0; capacity.max(1)],
+            pos: 0,
+            end: 0,
+            scan: 0,
+            eof: false,
+            number: 0,
+            started: false,
+            bom: false,
+            nel_finder: memmem::Finder::new(NEL),
+            ls_finder: memmem::Finder::new(LS),
+            nel: Found::STALE,
+            ls: Found::STALE,
+        }
+    }
+
+    /// Whether the input started with a BOM, which was skipped. Known
+    /// once the first line has been asked for.
+    pub fn had_bom(&self) -> bool {
+        self.bom
+    }
+
+    /// The current size of the buffer: the memory the reader holds.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The next line, or `None` at the end of the input.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the underlying reader (other than
+    /// [`io::ErrorKind::Interrupted`], which is retried). The lines before
+    /// it have all been lent; the reader should not be used after it.
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        if !self.started {
+            self.skip_bom()?;
+        }
+        loop {
+            match self.scan() {
+                Scan::Found(content_end, end) => {
+                    return Ok(Some(self.lend(content_end, end)));
+                }
+                Scan::More(_) if self.eof => {
+                    if self.pos == self.end {
+                        return Ok(None);
+                    }
+                    return Ok(Some(self.lend(self.end, LineEnd::None)));
+                }
+                Scan::More(resume) => {
+                    self.scan = resume;
+                    self.fill()?;
+                }
+            }
+        }
+    }
+
+    /// Reads until there are 3 bytes or the input ends, then skips a BOM.
+    fn skip_bom(&mut self) -> io::Result<()> {
+        while self.end < BOM.len() && !self.eof {
+            self.fill()?;
+        }
+        self.started = true;
+        if self.buf[..self.end].starts_with(BOM) {
+            self.bom = true;
+            self.pos = BOM.len();
+            self.scan = BOM.len();
+        }
+        Ok(())
+    }
+
+    /// Searches for the end of the current line from `self.scan`.
+    #[inline]
+    fn scan(&mut self) -> Scan {
+        let hay = &self.buf[..self.end];
+        // A multi-byte line end may have begun in the last two bytes that
+        // the previous search saw.
+        let from = self.scan.saturating_sub(2).max(self.pos);
+        let crlf =
+            memchr2(b'\n', b'\r', &hay[self.scan..]).map(|i| self.scan + i);
+        // Only look for a multi-byte end before the CR or LF found.
+        let upto = crlf.unwrap_or(self.end);
+        let mut best = crlf;
+        let mut kind = None;
+        if let Some(at) = self.nel.next(&self.nel_finder, hay, from) {
+            if at < upto {
+                best = Some(at);
+                kind = Some(LineEnd::Nel);
+            }
+        }
+        if let Some(at) = self.ls.next(&self.ls_finder, hay, from) {
+            if best.map_or(true, |b| at < b) {
+                best = Some(at);
+                kind = Some(LineEnd::Ls);
+            }
+        }
+        let Some(at) = best else {
+            return Scan::More(self.end);
+        };
+        match kind {
+            Some(end) => Scan::Found(at, end),
+            None if hay[at] == b'\n' => Scan::Found(at, LineEnd::Lf),
+            None if at + 1 < self.end => {
+                if hay[at + 1] == b'\n' {
+                    Scan::Found(at, LineEnd::CrLf)
+                } else {
+                    Scan::Found(at, LineEnd::Cr)
+                }
+            }
+            // A CR as the last byte read: an LF may follow.
+            None if self.eof => Scan::Found(at, LineEnd::Cr),
+            None => Scan::More(at),
+        }
+    }
+
+    /// Lends the line from `self.pos` whose content ends at `content_end`.
+    #[inline]
+    fn lend(&mut self, content_end: usize, end: LineEnd) -> Line<'_> {
+        let start = self.pos;
+        let stop = content_end + end.as_bytes().len();
+        self.pos = stop;
+        self.scan = stop;
+        self.number += 1;
+        Line { raw: &self.buf[start..stop], end, number: self.number }
+    }
+
+    /// Moves the current (partial) line to the front of the buffer, grows
+    /// the buffer if the line fills it, and reads once more.
+    fn fill(&mut self) -> io::Result<()> {
+        if self.pos > 0 {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.scan -= self.pos;
+            self.pos = 0;
+        }
+        if self.end == self.buf.len() {
+            let len = self.buf.len();
+            self.buf.resize(len * 2, 0);
+        }
+        self.nel = Found::STALE;
+        self.ls = Found::STALE;
+        loop {
+            match self.rdr.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference: splits `input` at every line end, one byte at a
+    /// time, with no buffer at all.
+    pub(crate) fn naive(input: &[u8]) -> Vec<(Vec<u8>, LineEnd)> {
+        let input = input.strip_prefix(BOM).unwrap_or(input);
+        let mut out = vec![];
+        let (mut start, mut i) = (0, 0);
+        while i < input.len() {
+            let rest = &input[i..];
+            let end = if rest.starts_with(b"\r\n") {
+                Some(LineEnd::CrLf)
+            } else if rest[0] == b'\r' {
+                Some(LineEnd::Cr)
+            } else if rest[0] == b'\n' {
+                Some(LineEnd::Lf)
+            } else if rest.starts_with(NEL) {
+                Some(LineEnd::Nel)
+            } else if rest.starts_with(LS) {
+                Some(LineEnd::Ls)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    out.push((input[start..i].to_vec(), end));
+                    i += end.as_bytes().len();
+                    start = i;
+                }
+                None => i += 1,
+            }
+        }
+        if start < input.len() {
+            out.push((input[start..].to_vec(), LineEnd::None));
+        }
+        out
+    }
+
+    /// A reader that returns the chunk sizes it is given, in turn.
+    struct Chunked<'a> {
+        data: &'a [u8],
+        sizes: Vec<usize>,
+        next: usize,
+    }
+
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let size = self.sizes[self.next % self.sizes.len()];
+            self.next += 1;
+            let n = size.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    fn scanned<R: Read>(rdr: R, capacity: usize) -> Vec<(Vec<u8>, LineEnd)> {
+        let mut rdr = LineReader::with_capacity(capacity, rdr);
+        let mut out = vec![];
+        let mut number = 0;
+        while let Some(line) = rdr.next_line().unwrap() {
+            number += 1;
+            assert_eq!(line.number(), number);
+            let mut raw = line.content().to_vec();
+            raw.extend_from_slice(line.end().as_bytes());
+            assert_eq!(raw, line.raw());
+            out.push((line.content().to_vec(), line.end()));
+        }
+        out
+    }
+
+    /// xorshift64*: enough randomness for tests, no dependency.
+    pub(crate) struct Rng(u64);
+
+    impl Rng {
+        pub(crate) fn new(seed: u64) -> Rng {
+            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        }
+
+        pub(crate) fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        pub(crate) fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Bytes drawn mostly from the ones that make or nearly make line
+    /// ends, so that every split of every line end happens often.
+    fn awkward(rng: &mut Rng, len: usize) -> Vec<u8> {
+        const ALPHABET: &[u8] =
+            b"\r\n\xC2\x85\xE2\x80\xA8\xA9\xEF\xBB\xBFab:\x0B\x0C";
+        let mut out = Vec::with_capacity(len + 3);
+        if rng.below(4) == 0 {
+            out.extend_from_slice(BOM);
+        }
+        for _ in 0..len {
+            match rng.below(10) {
+                0 => out.extend_from_slice(NEL),
+                1 => out.extend_from_slice(LS),
+                2 => out.extend_from_slice(b"\r\n"),
+                _ => out.push(ALPHABET[rng.below(ALPHABET.len())]),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_line_end() {
+        let input = b"lf\ncr\rcrlf\r\nnel\xC2\x85ls\xE2\x80\xA8none";
+        let got = scanned(&input[..], 64);
+        let want: Vec<(Vec<u8>, LineEnd)> = vec![
+            (b"lf".to_vec(), LineEnd::Lf),
+            (b"cr".to_vec(), LineEnd::Cr),
+            (b"crlf".to_vec(), LineEnd::CrLf),
+            (b"nel".to_vec(), LineEnd::Nel),
+            (b"ls".to_vec(), LineEnd::Ls),
+            (b"none".to_vec(), LineEnd::None),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn not_line_ends() {
+        // U+2029, VT, FF, a lone 85, a lone C2, E2 80 A9.
+        let input = b"a\xE2\x80\xA9b\x0Bc\x0Cd\x85e\xC2f\xE2\x80g\n";
+        assert_eq!(scanned(&input[..], 4), naive(input));
+        assert_eq!(naive(input).len(), 1);
+    }
+
+    #[test]
+    fn cr_then_lf_across_reads() {
+        let input = b"a\r\nb\r\rc";
+        let rdr = Chunked { data: input, sizes: vec![2], next: 0 };
+        let want: Vec<(Vec<u8>, LineEnd)> = vec![
+            (b"a".to_vec(), LineEnd::CrLf),
+            (b"b".to_vec(), LineEnd::Cr),
+            (b"".to_vec(), LineEnd::Cr),
+            (b"c".to_vec(), LineEnd::None),
+        ];
+        assert_eq!(scanned(rdr, 64), want);
+    }
+
+    #[test]
+    fn multibyte_ends_split_at_every_byte() {
+        for input in [&b"ab\xC2\x85cd"[..], b"ab\xE2\x80\xA8cd"] {
+            for first in 1..input.len() {
+                let rdr = Chunked {
+                    data: input,
+                    sizes: vec![first, 1, 100],
+                    next: 0,
+                };
+                assert_eq!(scanned(rdr, 1), naive(input), "split {first}");
+            }
+        }
+    }
+
+    #[test]
+    fn bom_is_skipped_even_split() {
+        let input = b"\xEF\xBB\xBF#PBI 1.2\n";
+        let rdr = Chunked { data: input, sizes: vec![1], next: 0 };
+        let mut rdr = LineReader::with_capacity(1, rdr);
+        let line = rdr.next_line().unwrap().unwrap();
+        assert_eq!(line.content(), b"#PBI 1.2");
+        assert!(rdr.had_bom());
+        // Only at the start.
+        let mut rdr = LineReader::new(&b"a\n\xEF\xBB\xBFb\n"[..]);
+        rdr.next_line().unwrap();
+        let line = rdr.next_line().unwrap().unwrap();
+        assert_eq!(line.content(), b"\xEF\xBB\xBFb");
+        assert!(!rdr.had_bom());
+    }
+
+    #[test]
+    fn empty_and_bom_only() {
+        assert!(scanned(&b""[..], 8).is_empty());
+        assert!(scanned(BOM, 8).is_empty());
+    }
+
+    #[test]
+    fn oracle_every_capacity_and_split() {
+        let mut rng = Rng::new(2);
+        for round in 0..300 {
+            let len = rng.below(200);
+            let input = awkward(&mut rng, len);
+            let want = naive(&input);
+            let capacities = (1..=64).chain([100, 1000, 64 * 1024]);
+            for capacity in capacities {
+                let whole = scanned(&input[..], capacity);
+                assert_eq!(whole, want, "round {round}, cap {capacity}");
+            }
+            for sizes in [vec![1], vec![2], vec![3], vec![1, 7, 2, 64]] {
+                let rdr = Chunked { data: &input, sizes, next: 0 };
+                let cap = 1 + rng.below(16);
+                assert_eq!(scanned(rdr, cap), want, "round {round}");
+            }
+            let sizes = (0..8).map(|_| 1 + rng.below(40)).collect();
+            let rdr = Chunked { data: &input, sizes, next: 0 };
+            let cap = 1 + rng.below(80);
+            assert_eq!(scanned(rdr, cap), want, "round {round}");
+        }
+    }
+
+    #[test]
+    fn long_lines_grow_the_buffer_once() {
+        let mut input = vec![b'x'; 100_000];
+        input.extend_from_slice(b"\r\nshort\n");
+        let rdr = Chunked { data: &input, sizes: vec![1000], next: 0 };
+        let mut rdr = LineReader::with_capacity(16, rdr);
+        assert_eq!(rdr.next_line().unwrap().unwrap().content().len(), 100_000);
+        assert_eq!(rdr.next_line().unwrap().unwrap().content(), b"short");
+        assert!(rdr.capacity() <= 2 * 131_072);
+    }
+
+    #[test]
+    fn memory_stays_flat() {
+        let line = b"Loyd, Samuel:8/8/8/8/8/8/8/8:#2:1|x|1868|:::!:\r\n";
+        let big = line.repeat(20_000);
+        let mut rdr = LineReader::new(&big[..]);
+        let mut n = 0;
+        while rdr.next_line().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 20_000);
+        assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
+    }
+
+    #[test]
+    fn read_errors_are_returned() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let mut rdr = LineReader::new(Failing);
+        assert!(rdr.next_line().is_err());
+    }
+}

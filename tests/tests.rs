@@ -1,0 +1,1 @@
+//! Command-line tests of the chesspipe tools, linked into one binary.
