@@ -1,0 +1,209 @@
+//! The harness the command-line tests share, after ripgrep's
+//! `tests/util.rs`: a fresh directory per test, a command wrapper that
+//! feeds stdin, and assertions that print the command, its exit status,
+//! stdout and stderr when they fail.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{self, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
+
+/// A fresh, empty directory for one test, removed when dropped.
+pub struct Dir {
+    root: PathBuf,
+}
+
+impl Dir {
+    /// A new directory named after the test.
+    pub fn new(name: &str) -> Dir {
+        let id = NEXT_ID.fetch_add(1, Ordering::SeqCst);
+        let root = std::env::temp_dir()
+            .join("chesspipe-tests")
+            .join(format!("{}-{name}-{id}", process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).expect("create the test directory");
+        Dir { root }
+    }
+
+    /// Writes `contents` to `name` inside the directory.
+    pub fn create(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.root.join(name);
+        fs::write(&path, contents).expect("write a test file");
+        path
+    }
+
+    /// The path of `name` inside the directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// A command running the tool `tool` in this directory.
+    pub fn command(&self, tool: &str) -> TestCommand {
+        let mut cmd = process::Command::new(bin(tool));
+        cmd.current_dir(&self.root);
+        TestCommand { cmd, stdin: None }
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+/// The path of a tool binary built by cargo.
+pub fn bin(tool: &str) -> &'static str {
+    match tool {
+        "pbi2csv" => env!("CARGO_BIN_EXE_pbi2csv"),
+        other => panic!("no binary named {other}"),
+    }
+}
+
+/// A file of the repository, relative to its root.
+pub fn repo_file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// What a finished command gave.
+pub struct Output {
+    /// What the command was, for messages.
+    pub shown: String,
+    /// Its exit status, or -1 when killed by a signal.
+    pub code: i32,
+    /// Everything it wrote to stdout.
+    pub stdout: Vec<u8>,
+    /// Everything it wrote to stderr.
+    pub stderr: Vec<u8>,
+}
+
+impl Output {
+    /// stdout as text (lossy).
+    pub fn out(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// stderr as text (lossy).
+    pub fn err(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+
+    /// Panics, showing everything, unless the exit status is `code`.
+    pub fn code(self, code: i32) -> Output {
+        if self.code != code {
+            panic!(
+                "\n{}\nexpected exit status {code}, got {}\n{}",
+                self.shown,
+                self.code,
+                self.describe()
+            );
+        }
+        self
+    }
+
+    /// Panics unless stderr is empty.
+    pub fn quiet(self) -> Output {
+        if !self.stderr.is_empty() {
+            panic!("\n{}\nexpected no stderr\n{}", self.shown, self.describe());
+        }
+        self
+    }
+
+    /// Panics unless stderr contains `needle`.
+    pub fn says(self, needle: &str) -> Output {
+        if !self.err().contains(needle) {
+            panic!(
+                "\n{}\nexpected stderr to contain {needle:?}\n{}",
+                self.shown,
+                self.describe()
+            );
+        }
+        self
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.out(),
+            self.err()
+        )
+    }
+}
+
+/// A tool invocation being built.
+pub struct TestCommand {
+    cmd: process::Command,
+    stdin: Option<Vec<u8>>,
+}
+
+impl TestCommand {
+    /// Adds one argument.
+    pub fn arg(&mut self, arg: impl AsRef<OsStr>) -> &mut TestCommand {
+        self.cmd.arg(arg);
+        self
+    }
+
+    /// Adds several arguments.
+    pub fn args<I, S>(&mut self, args: I) -> &mut TestCommand
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.cmd.args(args);
+        self
+    }
+
+    /// Feeds `input` on stdin (otherwise stdin is empty).
+    pub fn stdin(&mut self, input: impl AsRef<[u8]>) -> &mut TestCommand {
+        self.stdin = Some(input.as_ref().to_vec());
+        self
+    }
+
+    /// Runs the command to the end.
+    pub fn run(&mut self) -> Output {
+        let shown = format!("{:?}", self.cmd);
+        self.cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = self.cmd.spawn().expect("start the tool");
+        let mut stdin = child.stdin.take().expect("a stdin pipe");
+        let input = self.stdin.clone().unwrap_or_default();
+        // Write from a thread so that a tool that writes a lot before it
+        // reads everything cannot deadlock the test.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().expect("wait for the tool");
+        let _ = writer.join();
+        Output {
+            shown,
+            code: out.status.code().unwrap_or(-1),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
+    }
+
+    /// Runs the command and returns stdout, panicking unless it exits 0
+    /// with nothing on stderr.
+    pub fn stdout(&mut self) -> String {
+        self.run().code(0).quiet().out()
+    }
+}
+
+/// `text` with every LF replaced by the line end `end`.
+pub fn with_line_end(text: &str, end: &str) -> Vec<u8> {
+    text.replace('\n', end).into_bytes()
+}
+
+/// The five line ends the PBI specification allows, by name.
+pub const LINE_ENDS: [(&str, &str); 5] = [
+    ("lf", "\n"),
+    ("cr", "\r"),
+    ("crlf", "\r\n"),
+    ("nel", "\u{85}"),
+    ("ls", "\u{2028}"),
+];
