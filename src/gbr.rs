@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Color, Kind, Piece, Square};
+use crate::board::{Board, Color, Kind, MaterialError, Piece, Square};
 
 /// The result a position form or study code claims for White.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -64,44 +64,202 @@ pub enum Form {
     Study,
 }
 
-/// The GBR digit of one kind of piece: `w + 3*b`, or 9 when either side
-/// has 3 or more.
+/// How many men of each colour and kind stand on a board: all that the
+/// material code needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Men {
+    /// `counts[color][kind]`, kinds in [`Kind`] order (Q R B N P K).
+    pub counts: [[u8; 6]; 2],
+}
+
+/// Lane (8 bits each) of [`Men::scan`]'s accumulator for slashes; lanes
+/// 0-11 count the men, `color * 6 + kind`.
+const LANE_SLASH: u32 = 12;
+/// Lane for bytes that cannot be in a board.
+const LANE_BAD: u32 = 13;
+
+/// The longest board string that can parse: 64 one-square bytes and 7
+/// slashes. No lane of a string this short can overflow.
+const LONGEST_BOARD: usize = 71;
+
+/// For each byte, what it adds to the lanes of the accumulator.
+const LANE_ADD: [u128; 256] = lane_adds();
+
+/// For each byte, the squares it covers; a slash takes back the rank's 8.
+const SQUARES_ADD: [i8; 256] = squares_adds();
+
+const fn lane_adds() -> [u128; 256] {
+    let mut t = [1u128 << (8 * LANE_BAD); 256];
+    let mut d = b'1';
+    while d <= b'8' {
+        t[d as usize] = 0;
+        d += 1;
+    }
+    t[b'/' as usize] = 1 << (8 * LANE_SLASH);
+    let letters = [b"QRBNPK", b"QRBSPK"];
+    let mut k = 0;
+    while k < 6 {
+        let mut l = 0;
+        while l < 2 {
+            let upper = letters[l][k];
+            t[upper as usize] = 1 << (8 * k);
+            t[upper.to_ascii_lowercase() as usize] = 1 << (8 * (6 + k));
+            l += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+const fn squares_adds() -> [i8; 256] {
+    let mut t = [0i8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b as u8 {
+            d @ b'1'..=b'8' => (d - b'0') as i8,
+            b'/' => -8,
+            _ => 1,
+        };
+        b += 1;
+    }
+    t
+}
+
+impl Men {
+    /// The men on `board`.
+    pub fn of(board: &Board) -> Men {
+        let mut men = Men::default();
+        for color in Color::BOTH {
+            for (i, count) in men.counts[color as usize].iter_mut().enumerate()
+            {
+                *count = board.count(color, PIECE_KINDS_AND_KING[i]);
+            }
+        }
+        men
+    }
+
+    /// Counts the men of a board string without building the board: the
+    /// fast path for the material code. `None` exactly when
+    /// [`Board::parse`] fails (call it for the error).
+    ///
+    /// The loop has no branch per byte and keeps its counts in registers:
+    /// one 128-bit add per byte counts each kind of man, the slashes and
+    /// the bad bytes in 8-bit lanes, and a second sum follows the squares
+    /// covered in the current rank, which must be 8 at each slash.
+    #[inline]
+    pub fn scan(s: &[u8]) -> Option<Men> {
+        if s.len() > LONGEST_BOARD {
+            return None;
+        }
+        let (mut lanes, mut squares, mut bad) = (0u128, 0i32, false);
+        for &b in s {
+            lanes += LANE_ADD[b as usize];
+            squares += i32::from(SQUARES_ADD[b as usize]);
+            bad |= (b == b'/') & (squares != 0);
+        }
+        let lane = |i: u32| (lanes >> (8 * i)) as u8;
+        if bad || squares != 8 || lane(LANE_SLASH) != 7 || lane(LANE_BAD) != 0
+        {
+            return None;
+        }
+        let mut men = Men::default();
+        for i in 0..12 {
+            men.counts[i as usize / 6][i as usize % 6] = lane(i);
+        }
+        Some(men)
+    }
+
+    /// How many men of this colour and kind.
+    #[inline]
+    pub fn count(&self, color: Color, kind: Kind) -> u8 {
+        self.counts[color as usize][kind as usize]
+    }
+
+    /// Checks what a GBR code needs, as [`Board::check_material`] does.
+    ///
+    /// # Errors
+    ///
+    /// The first [`MaterialError`] found, White before Black.
+    pub fn check(&self) -> Result<(), MaterialError> {
+        for color in Color::BOTH {
+            let kings = self.count(color, Kind::King);
+            if kings != 1 {
+                return Err(MaterialError::Kings(color, kings));
+            }
+            let pawns = self.count(color, Kind::Pawn);
+            if pawns > 8 {
+                return Err(MaterialError::Pawns(color, pawns));
+            }
+        }
+        Ok(())
+    }
+
+    /// The GBR digit of one kind of piece: `w + 3*b`, or 9 when either
+    /// side has 3 or more.
+    #[inline]
+    pub fn digit(&self, kind: Kind) -> u8 {
+        let w = self.count(Color::White, kind);
+        let b = self.count(Color::Black, kind);
+        if w > 2 || b > 2 {
+            9
+        } else {
+            w + 3 * b
+        }
+    }
+
+    /// Appends the material code `QRBN.PP` (always with the point and
+    /// both pawn digits). Returns whether a digit is 9.
+    ///
+    /// A pawn count above 9 (men that failed [`Men::check`]) is written
+    /// as `9`.
+    #[inline]
+    pub fn write_code(&self, out: &mut Vec<u8>) -> bool {
+        let digits = Kind::PIECES.map(|k| self.digit(k));
+        let pawns = Color::BOTH.map(|c| self.count(c, Kind::Pawn).min(9));
+        out.extend_from_slice(&[
+            b'0' + digits[0],
+            b'0' + digits[1],
+            b'0' + digits[2],
+            b'0' + digits[3],
+            b'.',
+            b'0' + pawns[0],
+            b'0' + pawns[1],
+        ]);
+        digits.contains(&9)
+    }
+}
+
+const PIECE_KINDS_AND_KING: [Kind; 6] = [
+    Kind::Queen,
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Pawn,
+    Kind::King,
+];
+
+/// The GBR digit of one kind of piece on `board`: `w + 3*b`, or 9 when
+/// either side has 3 or more.
 #[inline]
 pub fn digit(board: &Board, kind: Kind) -> u8 {
-    let w = board.count(Color::White, kind);
-    let b = board.count(Color::Black, kind);
-    if w > 2 || b > 2 {
-        9
-    } else {
-        w + 3 * b
-    }
+    Men::of(board).digit(kind)
 }
 
 /// Whether any of the four piece digits is 9: the material cannot be
 /// decoded from the code.
 pub fn has_nine(board: &Board) -> bool {
-    Kind::PIECES.iter().any(|&k| digit(board, k) == 9)
+    let men = Men::of(board);
+    Kind::PIECES.iter().any(|&k| men.digit(k) == 9)
 }
 
-/// Appends the material code `QRBN.PP` (always with the point and both
-/// pawn digits). Returns whether a digit is 9.
+/// Appends the material code `QRBN.PP` of `board` (always with the point
+/// and both pawn digits). Returns whether a digit is 9.
 ///
 /// A pawn count above 9 (a board that failed
 /// [`Board::check_material`]) is written as `9`.
 #[inline]
 pub fn material_code(board: &Board, out: &mut Vec<u8>) -> bool {
-    let digits = Kind::PIECES.map(|k| digit(board, k));
-    let pawns = Color::BOTH.map(|c| board.count(c, Kind::Pawn).min(9));
-    out.extend_from_slice(&[
-        b'0' + digits[0],
-        b'0' + digits[1],
-        b'0' + digits[2],
-        b'0' + digits[3],
-        b'.',
-        b'0' + pawns[0],
-        b'0' + pawns[1],
-    ]);
-    digits.contains(&9)
+    Men::of(board).write_code(out)
 }
 
 /// Appends the men of each side, kings included, as `3+3` (pbi2csv's
@@ -388,7 +546,7 @@ pub fn trim(s: &[u8]) -> &[u8] {
 /// the blanks that follow it.
 #[inline]
 pub fn split_field(s: &[u8]) -> (&[u8], &[u8]) {
-    match s.iter().position(|&b| is_blank(b)) {
+    match memchr::memchr2(b' ', b'\t', s) {
         None => (s, &[]),
         Some(i) => {
             let rest = &s[i..];
@@ -939,6 +1097,50 @@ mod tests {
             b.put(sq, Piece { color, kind });
         }
         b
+    }
+
+    /// `Men::scan` accepts exactly what `Board::parse` accepts, and
+    /// counts the same men.
+    #[test]
+    fn scan_agrees_with_parse() {
+        const BYTES: &[u8] = b"/12345678/09KQRBNSPkqrbnsp x/";
+        let mut rng = Rng::new(11);
+        let mut ok = 0;
+        for round in 0..50_000 {
+            let mut fen = random_board(&mut rng).fen().into_bytes();
+            for _ in 0..rng.below(3) {
+                let at = rng.below(fen.len() + 1);
+                match rng.below(3) {
+                    0 if at < fen.len() => drop(fen.remove(at)),
+                    1 if at < fen.len() => {
+                        fen[at] = BYTES[rng.below(BYTES.len())]
+                    }
+                    _ => fen.insert(at, BYTES[rng.below(BYTES.len())]),
+                }
+            }
+            let want = Board::parse(&fen).ok().map(|b| Men::of(&b));
+            assert_eq!(
+                Men::scan(&fen),
+                want,
+                "round {round}: {}",
+                String::from_utf8_lossy(&fen)
+            );
+            ok += usize::from(want.is_some());
+        }
+        assert!(ok > 10_000 && ok < 45_000, "{ok}");
+        for s in [
+            "",
+            "8/8/8/8/8/8/8/8",
+            "44/11111111/8/8/8/8/8/8",
+            "8/8/8/8/8/8/8/8/",
+            "/8/8/8/8/8/8/8/8",
+        ] {
+            assert_eq!(
+                Men::scan(s.as_bytes()).is_some(),
+                Board::parse(s.as_bytes()).is_ok(),
+                "{s}"
+            );
+        }
     }
 
     #[test]
