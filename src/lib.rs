@@ -20,3 +20,4 @@ pub mod input;
 pub mod lines;
 pub mod msg;
 pub mod output;
+pub mod pbi;
