@@ -21,3 +21,4 @@ pub mod lines;
 pub mod msg;
 pub mod output;
 pub mod pbi;
+pub mod table;
