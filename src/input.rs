@@ -7,6 +7,9 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read};
 
+use crate::lines::LineReader;
+use crate::msg::Messages;
+
 /// The name messages give to standard input.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -70,4 +73,68 @@ impl Source {
 /// U+FFFD.
 fn display(p: &OsStr) -> String {
     p.to_string_lossy().into_owned()
+}
+
+/// Why reading one input stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input could not be read: report it, go on with the next one.
+    Read(io::Error),
+    /// The output could not be written: stop everything.
+    Write(io::Error),
+}
+
+/// Reads every source in turn through a fresh [`LineReader`]. A source
+/// that cannot be opened or read is reported and skipped; a write error
+/// ends the run and is returned.
+///
+/// `each` gets the input's name (for messages and columns), its lines and
+/// the messages (already naming the input).
+pub fn read_all<F>(
+    sources: &[Source],
+    msgs: &mut Messages,
+    mut each: F,
+) -> io::Result<()>
+where
+    F: FnMut(
+        &str,
+        &mut LineReader<Box<dyn Read>>,
+        &mut Messages,
+    ) -> Result<(), Failure>,
+{
+    for source in sources {
+        let name = source.name();
+        msgs.set_input(&name);
+        let rdr = match source.open() {
+            Ok(rdr) => rdr,
+            Err(e) => {
+                msgs.input_error(describe(&e));
+                continue;
+            }
+        };
+        let mut lines = LineReader::new(rdr);
+        match each(&name, &mut lines, msgs) {
+            Ok(()) => {}
+            Err(Failure::Read(e)) => {
+                msgs.input_error(format_args!("read error: {}", describe(&e)))
+            }
+            Err(Failure::Write(e)) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// An I/O error as a GNU-style message: lowercase, without Rust's
+/// "(os error N)".
+pub fn describe(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text.to_string(),
+    }
 }

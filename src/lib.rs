@@ -22,3 +22,5 @@ pub mod input;
 pub mod lines;
 pub mod msg;
 pub mod output;
+pub mod pbi;
+pub mod table;

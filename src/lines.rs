@@ -83,6 +83,7 @@ pub struct Line<'a> {
     raw: &'a [u8],
     end: LineEnd,
     number: u64,
+    after_bom: bool,
 }
 
 impl<'a> Line<'a> {
@@ -109,6 +110,13 @@ impl<'a> Line<'a> {
     #[inline]
     pub fn number(&self) -> u64 {
         self.number
+    }
+
+    /// Whether a BOM stood before this line (and was skipped): only ever
+    /// true of line 1.
+    #[inline]
+    pub fn after_bom(&self) -> bool {
+        self.after_bom
     }
 }
 
@@ -323,7 +331,13 @@ impl<R: Read> LineReader<R> {
         self.pos = stop;
         self.scan = stop;
         self.number += 1;
-        Line { raw: &self.buf[start..stop], end, number: self.number }
+        let after_bom = self.bom && self.number == 1;
+        Line {
+            raw: &self.buf[start..stop],
+            end,
+            number: self.number,
+            after_bom,
+        }
     }
 
     /// Moves the current (partial) line to the front of the buffer, grows
@@ -523,12 +537,14 @@ mod tests {
         let mut rdr = LineReader::with_capacity(1, rdr);
         let line = rdr.next_line().unwrap().unwrap();
         assert_eq!(line.content(), b"#PBI 1.2");
+        assert!(line.after_bom());
         assert!(rdr.had_bom());
         // Only at the start.
         let mut rdr = LineReader::new(&b"a\n\xEF\xBB\xBFb\n"[..]);
         rdr.next_line().unwrap();
         let line = rdr.next_line().unwrap().unwrap();
         assert_eq!(line.content(), b"\xEF\xBB\xBFb");
+        assert!(!line.after_bom());
         assert!(!rdr.had_bom());
     }
 

@@ -107,7 +107,11 @@ impl Output {
     /// Panics unless stderr is empty.
     pub fn quiet(self) -> Output {
         if !self.stderr.is_empty() {
-            panic!("\n{}\nexpected no stderr\n{}", self.shown, self.describe());
+            panic!(
+                "\n{}\nexpected no stderr\n{}",
+                self.shown,
+                self.describe()
+            );
         }
         self
     }

@@ -1,0 +1,406 @@
+/*!
+The PBI reader: problem collections, one record per line.
+
+[`Parser`] is a push parser. A tool drives the shared
+[`LineReader`](crate::lines::LineReader) itself and hands each line to
+[`Parser::line`], which gives back the marker line, a comment line or a
+[`Record`], or nothing (a blank line, a malformed record, a line of an
+input that is not PBI). At the end of an input, [`Parser::finish`] says
+whether the input was PBI at all. Diagnostics go to a [`Report`]; the
+parser prints nothing.
+
+Everything FORMATS.md says in its PBI section is here: the header (BOM,
+versions), comment lines, blank lines, the 9 fields, escapes, lists,
+sources and awards, the position, keymove and status, and `--strict`.
+
+```
+use chesspipe::lines::LineReader;
+use chesspipe::pbi::{Field, Item, Options, Parser};
+
+let input = "\u{feff}#PBI 1.2\n#from a column\nS\\x3at John:8/8/8/8/8/8/8/K1k5:#2:::::!:\n";
+let mut lines = LineReader::new(input.as_bytes());
+let mut parser = Parser::new(Options::default());
+let mut diagnostics = vec![];
+let mut authors = vec![];
+while let Some(line) = lines.next_line().unwrap() {
+    if let Some(Item::Record(rec)) = parser.line(line, &mut diagnostics) {
+        authors.push(rec.decoded(Field::Names).into_owned());
+    }
+}
+assert!(parser.finish(&mut diagnostics));
+assert_eq!(authors, vec![b"S:t John".to_vec()]);
+assert!(diagnostics.is_empty());
+```
+*/
+
+pub mod escape;
+mod record;
+
+pub use record::{list, split, trim, Field, Record, Split, Subfields};
+
+use crate::board::Board;
+use crate::lines::{Line, LineEnd};
+use crate::msg::{Diagnostic, Report, Severity};
+
+/// How strictly to read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Every warning is an error: the record is skipped, and a
+    /// file-level warning (BOM, version) skips the whole input.
+    pub strict: bool,
+}
+
+/// The PBI version of an input, as it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// 1.1 (and the obsolete 1.0): keymove and status must be empty.
+    V1_1,
+    /// 1.2 (and any later digits.digits version).
+    V1_2,
+}
+
+/// What a line of PBI input is.
+// A record carries its board (about 200 bytes) by value: items are
+// consumed as soon as they are returned, and boxing would allocate once
+// per record.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Item<'a> {
+    /// The `#PBI x.y` marker line.
+    Marker(Line<'a>),
+    /// A comment line, before the first data line.
+    Comment(Line<'a>),
+    /// A data record.
+    Record(Record<'a>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Waiting for the marker line.
+    Start,
+    /// After the marker, before the first data line.
+    Comments,
+    /// Reading data lines.
+    Data,
+    /// Not PBI (or rejected by `--strict`): the rest is ignored.
+    Rejected,
+}
+
+/// The PBI push parser for one input. Make a new one for each input.
+#[derive(Clone, Debug)]
+pub struct Parser {
+    opts: Options,
+    state: State,
+    version: Version,
+    /// Diagnostics about the current line, before the verdict on it.
+    found: Vec<Diagnostic>,
+}
+
+const STATUSES: [&[u8]; 6] = [b"", b"!", b"*", b"+", b"$", b"?"];
+
+impl Parser {
+    /// A parser for one input.
+    pub fn new(opts: Options) -> Parser {
+        Parser {
+            opts,
+            state: State::Start,
+            version: Version::V1_2,
+            found: Vec::new(),
+        }
+    }
+
+    /// The version the header gave (1.2 until the header is read).
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// Whether the input was accepted as PBI so far: the marker was read
+    /// and `--strict` did not reject the input.
+    pub fn is_pbi(&self) -> bool {
+        matches!(self.state, State::Comments | State::Data)
+    }
+
+    /// Whether the rest of this input can be skipped: it is not PBI.
+    pub fn is_rejected(&self) -> bool {
+        self.state == State::Rejected
+    }
+
+    /// Reads one line. Returns what it is, or `None` when it gives the
+    /// tool nothing (it was reported if that was wrong).
+    pub fn line<'a>(
+        &mut self,
+        line: Line<'a>,
+        report: &mut dyn Report,
+    ) -> Option<Item<'a>> {
+        match self.state {
+            State::Start => self.marker(line, report),
+            State::Rejected => None,
+            _ if line.end() == LineEnd::None => {
+                self.warn(
+                    line.number(),
+                    "bytes after the last line end are ignored",
+                );
+                self.verdict(report);
+                None
+            }
+            _ if is_blank(line.content()) => {
+                self.warn(line.number(), "blank line skipped");
+                self.verdict(report);
+                None
+            }
+            State::Comments if line.content().first() == Some(&b'#') => {
+                Some(Item::Comment(line))
+            }
+            _ => {
+                self.state = State::Data;
+                self.record(line, report).map(Item::Record)
+            }
+        }
+    }
+
+    /// Ends the input. Returns whether it was PBI; an empty input is
+    /// reported as not a PBI file.
+    pub fn finish(&mut self, report: &mut dyn Report) -> bool {
+        if self.state == State::Start {
+            report.report(Diagnostic::error(0, "not a PBI file (empty)"));
+            self.state = State::Rejected;
+        }
+        self.is_pbi()
+    }
+
+    /// The first line: the marker, or the input is not PBI.
+    fn marker<'a>(
+        &mut self,
+        line: Line<'a>,
+        report: &mut dyn Report,
+    ) -> Option<Item<'a>> {
+        let n = line.number();
+        let Some(version) = marker_version(line.content()) else {
+            report.report(Diagnostic::error(n, "not a PBI file"));
+            self.state = State::Rejected;
+            return None;
+        };
+        self.version = match version {
+            b"1.1" | b"1.2" => Version::from_text(version),
+            b"1.0" => {
+                self.warn(n, "PBI version 1.0 is obsolete, read as 1.1");
+                Version::V1_1
+            }
+            other => {
+                let other = String::from_utf8_lossy(other);
+                self.warn(
+                    n,
+                    format!("unknown PBI version {other}, read as 1.2"),
+                );
+                Version::V1_2
+            }
+        };
+        if !line.after_bom() {
+            self.warn(n, "no byte order mark before #PBI");
+        }
+        if line.end() == LineEnd::None {
+            self.warn(n, "the marker line has no line end");
+        }
+        let rejected = self.opts.strict && !self.found.is_empty();
+        self.verdict(report);
+        if rejected {
+            report.report(Diagnostic::error(n, "input skipped (--strict)"));
+            self.state = State::Rejected;
+            return None;
+        }
+        self.state = State::Comments;
+        Some(Item::Marker(line))
+    }
+
+    /// A data line: split, checked, and kept unless it is malformed.
+    fn record<'a>(
+        &mut self,
+        line: Line<'a>,
+        report: &mut dyn Report,
+    ) -> Option<Record<'a>> {
+        let n = line.number();
+        let fields = match split(line.content()) {
+            Split::Exact(fields) => fields,
+            Split::Extra(fields) => {
+                self.warn(
+                    n,
+                    "more than 9 fields: the rest of the line is the comment",
+                );
+                fields
+            }
+            Split::Short(found) => {
+                let msg = format!("expected 9 fields, found {found}");
+                report.report(Diagnostic::error(n, msg));
+                self.found.clear();
+                return None;
+            }
+        };
+        self.check_text(n, line.content(), &fields);
+        self.check_sources(n, &fields);
+        let board = self.check_position(n, fields[Field::Position as usize]);
+        self.check_keymove_status(n, &fields);
+        if self.verdict(report) {
+            Some(Record::new(line, fields, board))
+        } else {
+            None
+        }
+    }
+
+    /// Escapes and UTF-8, both for the whole line.
+    fn check_text(&mut self, n: u64, content: &[u8], fields: &[&[u8]; 9]) {
+        for (i, field) in fields.iter().enumerate() {
+            if let Some((at, count)) = escape::first_bad(field) {
+                let shown = escape_shown(&field[at..]);
+                let more = if count > 1 {
+                    format!(" (and {} more)", count - 1)
+                } else {
+                    String::new()
+                };
+                self.warn(
+                    n,
+                    format!(
+                        "'{shown}' in the {} field is not an escape \
+                         (\\xHH), kept as written{more}",
+                        FIELD_NAMES[i]
+                    ),
+                );
+            }
+        }
+        if std::str::from_utf8(content).is_err() {
+            self.warn(n, "invalid UTF-8, carried through unchanged");
+        }
+    }
+
+    /// The subfields of the used source, each reference and each award.
+    fn check_sources(&mut self, n: u64, fields: &[&[u8]; 9]) {
+        let used = fields[Field::UsedSource as usize];
+        if !used.is_empty() {
+            self.check_subfields(n, "used source", used);
+        }
+        for (i, item) in list(fields[Field::References as usize]).enumerate() {
+            self.check_subfields(
+                n,
+                &format!("referenced source {}", i + 1),
+                item,
+            );
+        }
+        for (i, item) in list(fields[Field::Awards as usize]).enumerate() {
+            self.check_subfields(n, &format!("award {}", i + 1), item);
+        }
+    }
+
+    fn check_subfields(&mut self, n: u64, what: &str, raw: &[u8]) {
+        let written = Subfields::split(raw).written;
+        if written != 4 {
+            let fix = if written < 4 {
+                "the missing ones are empty"
+            } else {
+                "the rest belongs to the last"
+            };
+            self.warn(
+                n,
+                format!("{what} has {written} subfields, expected 4: {fix}"),
+            );
+        }
+    }
+
+    /// Parses the position; warns if it does not parse, or if it cannot
+    /// have a GBR code.
+    fn check_position(&mut self, n: u64, position: &[u8]) -> Option<Board> {
+        if position.is_empty() {
+            return None;
+        }
+        match Board::parse(position) {
+            Ok(board) => {
+                if let Err(e) = board.check_material() {
+                    self.warn(n, format!("position has no GBR code: {e}"));
+                }
+                Some(board)
+            }
+            Err(e) => {
+                self.warn(n, format!("position kept as text: {e}"));
+                None
+            }
+        }
+    }
+
+    fn check_keymove_status(&mut self, n: u64, fields: &[&[u8]; 9]) {
+        let keymove = fields[Field::Keymove as usize];
+        let status = fields[Field::Status as usize];
+        if self.version == Version::V1_1 {
+            for (name, value) in [("keymove", keymove), ("status", status)] {
+                if !value.is_empty() {
+                    self.warn(n, format!("{name} must be empty in PBI 1.1"));
+                }
+            }
+        }
+        let decoded = escape::decode(status);
+        if !STATUSES.contains(&&*decoded) {
+            let shown = String::from_utf8_lossy(&decoded);
+            self.warn(n, format!("unknown status '{shown}' kept"));
+        }
+    }
+
+    /// Notes a warning about the current line.
+    fn warn(&mut self, line: u64, message: impl Into<String>) {
+        self.found.push(Diagnostic::warning(line, message));
+    }
+
+    /// Reports the current line's warnings (as errors with `--strict`),
+    /// and says whether the line is kept.
+    fn verdict(&mut self, report: &mut dyn Report) -> bool {
+        let keep = !self.opts.strict || self.found.is_empty();
+        for mut d in self.found.drain(..) {
+            if self.opts.strict {
+                d.severity = Severity::Error;
+            }
+            report.report(d);
+        }
+        keep
+    }
+}
+
+impl Version {
+    fn from_text(v: &[u8]) -> Version {
+        if v == b"1.1" {
+            Version::V1_1
+        } else {
+            Version::V1_2
+        }
+    }
+}
+
+/// The names of the fields in messages.
+const FIELD_NAMES: [&str; 9] = [
+    "names",
+    "position",
+    "stipulation",
+    "used source",
+    "referenced sources",
+    "awards",
+    "keymove",
+    "status",
+    "comment",
+];
+
+/// The version of a marker line `#PBI <digits>.<digits>`.
+fn marker_version(content: &[u8]) -> Option<&[u8]> {
+    let version = content.strip_prefix(b"#PBI ")?;
+    let dot = version.iter().position(|&b| b == b'.')?;
+    let (major, minor) = (&version[..dot], &version[dot + 1..]);
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    (digits(major) && digits(minor)).then_some(version)
+}
+
+/// Empty, or only spaces and tabs.
+fn is_blank(content: &[u8]) -> bool {
+    content.iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// A bad escape as it stands, up to 4 bytes, for a message.
+fn escape_shown(s: &[u8]) -> String {
+    String::from_utf8_lossy(&s[..s.len().min(4)]).into_owned()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+//! pbi2csv from the command line.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use crate::util::{bin, repo_file, with_line_end, Dir, LINE_ENDS};
+
+const BOM: &str = "\u{feff}";
+const HEADER: &str = "authors,position,stipulation,source_nr,source_title,\
+source_date,source_page,references,awards,keymove,status,comment\n";
+
+/// A small collection with escapes, lists, non-ASCII text and fields that
+/// need CSV quoting.
+const COLLECTION: &str = "\u{feff}#PBI 1.2
+# Test collection: a few real-looking records.
+# Keymoves as published.
+Loyd, Samuel:3r4/8/8/8/8/8/8/K1k5:#2:68|Chess Monthly|1858|12:::Qb7:!:first
+Bl\\xe1thy, Ott\\xf3; K\\xf6hler:8/8/8/8/8/8/8/K1k5:#3:|Magyar Sakkvil\\xe1g|1916|:|Die Schwalbe|1930|;|Fairy Chess Review||:1|Pr|Good Companion|1917:::\"the\" best
+S\\x3at John:1S6/8/8/8/8/8/8/K1k5:h#2:|Russ\\x3a Miniatures||:::Sc6?:$:two, commas
+";
+
+fn want_rows() -> String {
+    format!(
+        "{HEADER}\
+\"Loyd, Samuel\",3r4/8/8/8/8/8/8/K1k5,#2,68,Chess Monthly,1858,12,,,Qb7,!,first
+\"Bláthy, Ottó; Köhler\",8/8/8/8/8/8/8/K1k5,#3,,Magyar Sakkvilág,1916,,\
+|Die Schwalbe|1930|; |Fairy Chess Review||,1|Pr|Good Companion|1917,,,\
+\"\"\"the\"\" best\"
+S:t John,1S6/8/8/8/8/8/8/K1k5,h#2,,Russ: Miniatures,,,,,Sc6?,$,\"two, commas\"
+"
+    )
+}
+
+#[test]
+fn converts_a_collection() {
+    let dir = Dir::new("converts");
+    dir.create("c.pbi", COLLECTION);
+    let out = dir.command("pbi2csv").arg("c.pbi").stdout();
+    assert_eq!(out, want_rows());
+}
+
+#[test]
+fn every_line_end_gives_identical_csv() {
+    let dir = Dir::new("line-ends");
+    let want = dir.command("pbi2csv").stdin(COLLECTION).stdout();
+    for (name, end) in LINE_ENDS {
+        let file = format!("{name}.pbi");
+        dir.create(&file, with_line_end(COLLECTION, end));
+        let got = dir.command("pbi2csv").arg(&file).stdout();
+        assert_eq!(got, want, "line end {name}");
+    }
+    // All five mixed in one file, one after another.
+    let mut mixed = String::new();
+    for (i, line) in COLLECTION.lines().enumerate() {
+        mixed.push_str(line);
+        mixed.push_str(LINE_ENDS[i % LINE_ENDS.len()].1);
+    }
+    dir.create("mixed.pbi", mixed);
+    assert_eq!(dir.command("pbi2csv").arg("mixed.pbi").stdout(), want);
+}
+
+#[test]
+fn malformed_record_among_good_ones() {
+    let dir = Dir::new("malformed");
+    let bad = COLLECTION.replacen("S\\x3at John:1S6", "S\\x3at John 1S6", 1);
+    let bad = bad + "Kling:8/8/8/8/8/8/8/K1k5:#2::::::\n";
+    dir.create("bad.pbi", &bad);
+    let out = dir.command("pbi2csv").arg("bad.pbi").run().code(2);
+    assert_eq!(out.err(), "pbi2csv: bad.pbi:6: expected 9 fields, found 8\n");
+    let rows: Vec<_> = out.out().lines().map(String::from).collect();
+    assert_eq!(rows.len(), 4, "header and 3 good records");
+    assert!(rows[1].starts_with("\"Loyd, Samuel\""));
+    assert!(rows[3].starts_with("Kling,"));
+}
+
+#[test]
+fn missing_file_between_two_good_ones() {
+    let dir = Dir::new("missing");
+    dir.create("a.pbi", COLLECTION);
+    dir.create("b.pbi", COLLECTION);
+    let out = dir
+        .command("pbi2csv")
+        .args(["a.pbi", "nope.pbi", "b.pbi"])
+        .run()
+        .code(2)
+        .says("pbi2csv: nope.pbi: no such file or directory");
+    let body = want_rows()[HEADER.len()..].to_string();
+    assert_eq!(out.out(), format!("{HEADER}{body}{body}"));
+}
+
+#[test]
+fn stdin_via_dash_and_no_argument() {
+    let dir = Dir::new("stdin");
+    let plain = dir.command("pbi2csv").stdin(COLLECTION).stdout();
+    let dash = dir.command("pbi2csv").arg("-").stdin(COLLECTION).stdout();
+    assert_eq!(plain, want_rows());
+    assert_eq!(dash, want_rows());
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "file,line"])
+        .stdin(COLLECTION)
+        .stdout();
+    assert_eq!(out, "file,line\n<stdin>,4\n<stdin>,5\n<stdin>,6\n");
+}
+
+#[test]
+fn closed_stdout_is_quiet() {
+    let dir = Dir::new("head");
+    let mut big = String::from(COLLECTION);
+    let body: String =
+        COLLECTION.lines().skip(3).map(|l| format!("{l}\n")).collect();
+    for _ in 0..40_000 {
+        big.push_str(&body);
+    }
+    let path = dir.create("big.pbi", big);
+    let mut child = Command::new(bin("pbi2csv"))
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdout.read_line(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(first, HEADER);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn columns_option() {
+    let dir = Dir::new("columns");
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "line,fen,pieces,stipulation,source_title"])
+        .stdin(COLLECTION)
+        .stdout();
+    assert_eq!(
+        out,
+        "line,fen,pieces,stipulation,source_title\n\
+         4,3r4/8/8/8/8/8/8/K1k5,1+2,#2,Chess Monthly\n\
+         5,8/8/8/8/8/8/8/K1k5,1+1,#3,Magyar Sakkvilág\n\
+         6,1N6/8/8/8/8/8/8/K1k5,2+1,h#2,Russ: Miniatures\n"
+    );
+    dir.command("pbi2csv")
+        .args(["-c", "authors,colour"])
+        .run()
+        .code(2)
+        .says("unknown column 'colour' (valid: authors,position,");
+}
+
+#[test]
+fn raw_keeps_every_field_as_written() {
+    let dir = Dir::new("raw");
+    let out = dir.command("pbi2csv").arg("--raw").stdin(COLLECTION).stdout();
+    let rows: Vec<_> = out.lines().collect();
+    assert_eq!(
+        rows[2],
+        "\"Bl\\xe1thy, Ott\\xf3; K\\xf6hler\",8/8/8/8/8/8/8/K1k5,#3,,\
+         Magyar Sakkvil\\xe1g,1916,,|Die Schwalbe|1930|;|Fairy Chess Review||,\
+         1|Pr|Good Companion|1917,,,\"\"\"the\"\" best\""
+    );
+    assert!(rows[3].starts_with("S\\x3at John,"));
+    assert!(rows[3].contains(",Russ\\x3a Miniatures,"));
+}
+
+#[test]
+fn delimiter_header_and_bom() {
+    let dir = Dir::new("delimiter");
+    let tsv = dir
+        .command("pbi2csv")
+        .args(["-d", "\\t", "--no-header", "-c", "authors,stipulation"])
+        .stdin(COLLECTION)
+        .stdout();
+    assert_eq!(
+        tsv,
+        "Loyd, Samuel\t#2\nBláthy, Ottó; Köhler\t#3\nS:t John\th#2\n"
+    );
+    let semi = dir
+        .command("pbi2csv")
+        .args(["-d", ";", "-c", "authors,stipulation"])
+        .stdin(COLLECTION)
+        .stdout();
+    assert!(semi.contains("\n\"Bláthy, Ottó; Köhler\";#3\n"), "{semi}");
+    let bom = dir.command("pbi2csv").arg("--bom").stdin(COLLECTION).stdout();
+    assert_eq!(bom, format!("{BOM}{}", want_rows()));
+    for bad in ["", "ab", "é", "\""] {
+        dir.command("pbi2csv")
+            .args(["-d", bad])
+            .run()
+            .code(2)
+            .says("the delimiter must be one ASCII character");
+    }
+}
+
+#[test]
+fn header_even_without_records() {
+    let dir = Dir::new("empty");
+    let out =
+        dir.command("pbi2csv").stdin(format!("{BOM}#PBI 1.2\n")).stdout();
+    assert_eq!(out, HEADER);
+    // Not PBI at all: still the header, and an error.
+    let out = dir.command("pbi2csv").stdin("hello\n").run().code(2);
+    assert_eq!(out.out(), HEADER);
+    assert_eq!(out.err(), "pbi2csv: <stdin>:1: not a PBI file\n");
+    let out = dir.command("pbi2csv").run().code(2);
+    assert_eq!(out.err(), "pbi2csv: <stdin>: not a PBI file (empty)\n");
+}
+
+#[test]
+fn warnings_keep_exit_status_and_strict_makes_them_errors() {
+    let dir = Dir::new("strict");
+    let text = format!("{BOM}#PBI 1.2\nA:8/8/8:#2::::::\nB::#3:::::ok:\nC::#4::::::\nD::#5::::::");
+    dir.create("w.pbi", &text);
+    let out =
+        dir.command("pbi2csv").args(["-c", "authors", "w.pbi"]).run().code(0);
+    assert_eq!(out.out(), "authors\nA\nB\nC\n");
+    assert_eq!(
+        out.err(),
+        "pbi2csv: w.pbi:2: warning: position kept as text: 3 ranks in the position, expected 8\n\
+         pbi2csv: w.pbi:3: warning: unknown status 'ok' kept\n\
+         pbi2csv: w.pbi:5: warning: bytes after the last line end are ignored\n"
+    );
+    let out = dir
+        .command("pbi2csv")
+        .args(["--strict", "-c", "authors", "w.pbi"])
+        .run()
+        .code(2);
+    assert_eq!(out.out(), "authors\nC\n");
+    assert!(out.err().contains("w.pbi:2: position kept as text"));
+}
+
+#[test]
+fn invalid_utf8_is_carried_through() {
+    let dir = Dir::new("utf8");
+    let mut input = format!("{BOM}#PBI 1.2\n").into_bytes();
+    input.extend_from_slice(b"M\xfcller::#2::::::\n");
+    dir.create("latin1.pbi", &input);
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "authors,stipulation", "latin1.pbi"])
+        .run()
+        .code(0)
+        .says(
+            "latin1.pbi:2: warning: invalid UTF-8, carried through unchanged",
+        );
+    assert_eq!(out.stdout, b"authors,stipulation\nM\xfcller,#2\n");
+}
+
+#[test]
+fn help_version_and_bad_usage() {
+    let dir = Dir::new("usage");
+    let help = dir.command("pbi2csv").arg("--help").stdout();
+    for option in [
+        "--columns",
+        "--delimiter",
+        "--no-header",
+        "--raw",
+        "--bom",
+        "--strict",
+    ] {
+        assert!(help.contains(option), "--help lacks {option}");
+    }
+    assert_eq!(dir.command("pbi2csv").arg("-h").stdout(), help);
+    let version = dir.command("pbi2csv").arg("-V").stdout();
+    assert_eq!(version, format!("pbi2csv {}\n", env!("CARGO_PKG_VERSION")));
+    dir.command("pbi2csv")
+        .arg("--frobnicate")
+        .run()
+        .code(2)
+        .says("invalid option '--frobnicate'")
+        .says("Try 'pbi2csv --help'");
+    dir.command("pbi2csv").arg("-c").run().code(2).says("missing argument");
+}
+
+#[test]
+fn man_page_names_every_option() {
+    let page = std::fs::read_to_string(repo_file("man/pbi2csv.1")).unwrap();
+    let help = Dir::new("man").command("pbi2csv").arg("--help").stdout();
+    for word in help.split_whitespace().filter(|w| w.starts_with("--")) {
+        let word = word.trim_end_matches(',');
+        // mdoc writes --no-header as `Fl \-no\-header`.
+        let mdoc = format!("Fl {}", word[1..].replace('-', "\\-"));
+        assert!(page.contains(&mdoc), "man/pbi2csv.1 does not mention {word}");
+    }
+    for (_, column) in chesspipe::table::Column::ALL {
+        assert!(page.contains(column), "man page lacks {column}");
+    }
+}
