@@ -5,6 +5,10 @@
 //! them into a [`Config`]; [`run`] reads every input through the shared
 //! [`LineReader`] and writes through one buffered stdout. Each line is
 //! encoded into one reused buffer, so nothing is allocated per line.
+//!
+//! An input whose first line starts with `#PBI` is a PBI collection: its
+//! lines go through the PBI reader, and the position of each record is
+//! encoded.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -13,9 +17,10 @@ use crate::board::Board;
 use crate::cli::{self, Outcome};
 use crate::gbr::{self, Form, Men, ToMove, Verdict};
 use crate::input::Source;
-use crate::lines::LineReader;
+use crate::lines::{Line, LineReader};
 use crate::msg::{Diagnostic, Messages, Report};
 use crate::output;
+use crate::pbi;
 
 /// The command line as given, before any check.
 #[derive(Clone, Debug, Default)]
@@ -177,18 +182,58 @@ impl Job {
         out: &mut W,
     ) -> io::Result<()> {
         let mut lines = LineReader::new(rdr);
+        let mut pbi: Option<pbi::Parser> = None;
         loop {
-            match lines.next_line() {
-                Ok(Some(line)) => {
-                    self.line(line.content(), line.number(), report, out)?;
-                }
-                Ok(None) => return Ok(()),
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
                 Err(err) => {
                     report.report(Diagnostic::error(0, io_message(&err)));
                     return Ok(());
                 }
+            };
+            let content = line.content();
+            if line.number() == 1 && !self.decode && content.starts_with(PBI) {
+                let opts = pbi::Options { strict: self.strict };
+                pbi = Some(pbi::Parser::new(opts));
+            }
+            match pbi.as_mut() {
+                Some(parser) => self.record(parser, line, report, out)?,
+                None => self.line(content, line.number(), report, out)?,
             }
         }
+        if let Some(parser) = pbi.as_mut() {
+            parser.finish(&mut PositionErrors(report));
+        }
+        Ok(())
+    }
+
+    /// Hands one line of a PBI input to `parser`, and encodes the
+    /// position of the record it makes. Empty positions are skipped; a
+    /// position that does not parse, or cannot have a code, has been
+    /// reported as an error by [`PositionErrors`].
+    fn record<W: Write>(
+        &mut self,
+        parser: &mut pbi::Parser,
+        line: Line<'_>,
+        report: &mut impl Report,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let item = parser.line(line, &mut PositionErrors(report));
+        let Some(pbi::Item::Record(rec)) = item else {
+            return Ok(());
+        };
+        let Some(board) = rec.board() else {
+            return Ok(());
+        };
+        if board.check_material().is_err() {
+            return Ok(());
+        }
+        self.buf.clear();
+        if self.encode_board(board, ToMove::Unknown, rec.number(), report) {
+            self.write(rec.line().content(), out)?;
+        }
+        Ok(())
     }
 
     /// Encodes or decodes one input line; blank lines are skipped.
@@ -248,14 +293,21 @@ impl Job {
         if let Err(err) = board.check_material() {
             return error(report, number, err);
         }
-        let nine = gbr::encode(
-            &board,
-            self.form,
-            self.verdict,
-            to_move,
-            &mut self.buf,
-        );
-        if nine && self.form == Form::Position {
+        self.encode_board(&board, to_move, number, report)
+    }
+
+    /// Encodes a board that passed [`Board::check_material`] into the
+    /// buffer; false (after reporting why) when nothing is to be written.
+    fn encode_board(
+        &mut self,
+        board: &Board,
+        to_move: ToMove,
+        number: u64,
+        report: &mut impl Report,
+    ) -> bool {
+        let (form, verdict) = (self.form, self.verdict);
+        let nine = gbr::encode(board, form, verdict, to_move, &mut self.buf);
+        if nine && form == Form::Position {
             let message = "digit 9 in the code: the position form cannot be \
                            decoded";
             if self.strict {
@@ -298,6 +350,31 @@ impl Job {
             Ok(()) => true,
             Err(err) => error(report, number, err),
         }
+    }
+}
+
+/// How a PBI input starts (after an optional BOM).
+const PBI: &[u8] = b"#PBI";
+
+/// The PBI reader's messages, except that its warnings about the
+/// position become errors: a position without a code is an error for
+/// gbr-encode (FORMATS.md, GBR 7), while pbi2csv only warns. The
+/// message is then worded as for a line of FEN input.
+struct PositionErrors<'r, R>(&'r mut R);
+
+/// The PBI reader's prefixes of the position warnings.
+const POSITION_WARNINGS: [&str; 2] =
+    ["position kept as text: ", "position has no GBR code: "];
+
+impl<R: Report> Report for PositionErrors<'_, R> {
+    fn report(&mut self, mut d: Diagnostic) {
+        for prefix in POSITION_WARNINGS {
+            if let Some(rest) = d.message.strip_prefix(prefix) {
+                d = Diagnostic::error(d.line, rest);
+                break;
+            }
+        }
+        self.0.report(d);
     }
 }
 
