@@ -72,55 +72,59 @@ pub struct Men {
     pub counts: [[u8; 6]; 2],
 }
 
-/// Lane (8 bits each) of [`Men::scan`]'s accumulator for slashes; lanes
-/// 0-11 count the men, `color * 6 + kind`.
-const LANE_SLASH: u32 = 12;
-/// Lane for bytes that cannot be in a board.
-const LANE_BAD: u32 = 13;
+/// What one byte of a board string adds up to in [`Men::scan`].
+#[derive(Clone, Copy)]
+struct ByteClass {
+    /// Adds to the 8-bit lanes of two counters: word 0 counts White's men
+    /// (lanes 0-5, [`Kind`] order), the slashes (lane 6) and the bytes
+    /// that cannot be in a board (lane 7); word 1 counts Black's men. Two
+    /// words rather than one `u128`: no carry chain between them.
+    lanes: [u64; 2],
+    /// The squares the byte covers; a slash takes back the rank's 8.
+    squares: i32,
+    /// All ones for a slash, so that the squares so far can be checked
+    /// without a branch.
+    slash: i32,
+}
+
+const LANE_SLASH: u32 = 6;
+const LANE_BAD: u32 = 7;
 
 /// The longest board string that can parse: 64 one-square bytes and 7
 /// slashes. No lane of a string this short can overflow.
 const LONGEST_BOARD: usize = 71;
 
-/// For each byte, what it adds to the lanes of the accumulator.
-const LANE_ADD: [u128; 256] = lane_adds();
+const BYTE_CLASSES: [ByteClass; 256] = byte_classes();
 
-/// For each byte, the squares it covers; a slash takes back the rank's 8.
-const SQUARES_ADD: [i8; 256] = squares_adds();
-
-const fn lane_adds() -> [u128; 256] {
-    let mut t = [1u128 << (8 * LANE_BAD); 256];
+const fn byte_classes() -> [ByteClass; 256] {
+    let bad =
+        ByteClass { lanes: [1 << (8 * LANE_BAD), 0], squares: 1, slash: 0 };
+    let mut t = [bad; 256];
     let mut d = b'1';
     while d <= b'8' {
-        t[d as usize] = 0;
+        t[d as usize] =
+            ByteClass { lanes: [0, 0], squares: (d - b'0') as i32, slash: 0 };
         d += 1;
     }
-    t[b'/' as usize] = 1 << (8 * LANE_SLASH);
+    t[b'/' as usize] = ByteClass {
+        lanes: [1 << (8 * LANE_SLASH), 0],
+        squares: -8,
+        slash: -1,
+    };
     let letters = [b"QRBNPK", b"QRBSPK"];
     let mut k = 0;
     while k < 6 {
         let mut l = 0;
         while l < 2 {
             let upper = letters[l][k];
-            t[upper as usize] = 1 << (8 * k);
-            t[upper.to_ascii_lowercase() as usize] = 1 << (8 * (6 + k));
+            let lane = 1 << (8 * k);
+            t[upper as usize] =
+                ByteClass { lanes: [lane, 0], squares: 1, slash: 0 };
+            t[upper.to_ascii_lowercase() as usize] =
+                ByteClass { lanes: [0, lane], squares: 1, slash: 0 };
             l += 1;
         }
         k += 1;
-    }
-    t
-}
-
-const fn squares_adds() -> [i8; 256] {
-    let mut t = [0i8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = match b as u8 {
-            d @ b'1'..=b'8' => (d - b'0') as i8,
-            b'/' => -8,
-            _ => 1,
-        };
-        b += 1;
     }
     t
 }
@@ -143,28 +147,35 @@ impl Men {
     /// [`Board::parse`] fails (call it for the error).
     ///
     /// The loop has no branch per byte and keeps its counts in registers:
-    /// one 128-bit add per byte counts each kind of man, the slashes and
-    /// the bad bytes in 8-bit lanes, and a second sum follows the squares
+    /// two 64-bit adds per byte count each kind of man, the slashes and
+    /// the bad bytes in 8-bit lanes, and a third sum follows the squares
     /// covered in the current rank, which must be 8 at each slash.
     #[inline]
     pub fn scan(s: &[u8]) -> Option<Men> {
         if s.len() > LONGEST_BOARD {
             return None;
         }
-        let (mut lanes, mut squares, mut bad) = (0u128, 0i32, false);
+        let (mut white, mut black) = (0u64, 0u64);
+        let (mut squares, mut bad) = (0i32, 0i32);
         for &b in s {
-            lanes += LANE_ADD[b as usize];
-            squares += i32::from(SQUARES_ADD[b as usize]);
-            bad |= (b == b'/') & (squares != 0);
+            let class = &BYTE_CLASSES[b as usize];
+            white += class.lanes[0];
+            black += class.lanes[1];
+            squares += class.squares;
+            bad |= squares & class.slash;
         }
-        let lane = |i: u32| (lanes >> (8 * i)) as u8;
-        if bad || squares != 8 || lane(LANE_SLASH) != 7 || lane(LANE_BAD) != 0
+        let lane = |word: u64, i: u32| (word >> (8 * i)) as u8;
+        if bad != 0
+            || squares != 8
+            || lane(white, LANE_SLASH) != 7
+            || lane(white, LANE_BAD) != 0
         {
             return None;
         }
         let mut men = Men::default();
-        for i in 0..12 {
-            men.counts[i as usize / 6][i as usize % 6] = lane(i);
+        for k in 0..6 {
+            men.counts[0][k] = lane(white, k as u32);
+            men.counts[1][k] = lane(black, k as u32);
         }
         Some(men)
     }
@@ -214,20 +225,31 @@ impl Men {
     /// as `9`.
     #[inline]
     pub fn write_code(&self, out: &mut Vec<u8>) -> bool {
-        let digits = Kind::PIECES.map(|k| self.digit(k));
-        let pawns = Color::BOTH.map(|c| self.count(c, Kind::Pawn).min(9));
-        out.extend_from_slice(&[
-            b'0' + digits[0],
-            b'0' + digits[1],
-            b'0' + digits[2],
-            b'0' + digits[3],
+        let [w, b] = self.counts;
+        let digit =
+            |k: usize| DIGITS[w[k].min(3) as usize][b[k].min(3) as usize];
+        let code = [
+            digit(0),
+            digit(1),
+            digit(2),
+            digit(3),
             b'.',
-            b'0' + pawns[0],
-            b'0' + pawns[1],
-        ]);
-        digits.contains(&9)
+            b'0' + w[Kind::Pawn as usize].min(9),
+            b'0' + b[Kind::Pawn as usize].min(9),
+        ];
+        out.extend_from_slice(&code);
+        code[..4].contains(&b'9')
     }
 }
+
+/// The digit (as a byte) for `[white][black]` men of one kind, 3 standing
+/// for 3 or more: a table instead of branches on the hot path.
+const DIGITS: [[u8; 4]; 4] = [
+    [b'0', b'3', b'6', b'9'],
+    [b'1', b'4', b'7', b'9'],
+    [b'2', b'5', b'8', b'9'],
+    [b'9', b'9', b'9', b'9'],
+];
 
 const PIECE_KINDS_AND_KING: [Kind; 6] = [
     Kind::Queen,
@@ -281,10 +303,51 @@ fn push_number(out: &mut Vec<u8>, n: u8) {
     out.push(b'0' + n % 10);
 }
 
-/// The square of `color`'s king; a1 when there is none (the caller
-/// checked the material).
-fn king(board: &Board, color: Color) -> Square {
-    board.squares_of(color, Kind::King).next().unwrap_or(Square(0))
+/// The men of a board in the order the extended form lists them: for
+/// Q, R, B, N, P, K, White's then Black's, each group in square-name order
+/// (a1 < a2 < ... < h8). One pass over the board builds it.
+struct Listing {
+    squares: [Square; 64],
+    /// Where each group starts in `squares`, and the end: group
+    /// `kind * 2 + color`, as [`Kind`] is numbered in this order.
+    start: [u8; 13],
+}
+
+impl Listing {
+    fn of(board: &Board) -> Listing {
+        let mut start = [0u8; 13];
+        for group in 0..12 {
+            let (kind, color) = (PIECE_KINDS_AND_KING[group / 2], group % 2);
+            start[group + 1] =
+                start[group] + board.count(Color::BOTH[color], kind);
+        }
+        let mut next = start;
+        let mut squares = [Square(0); 64];
+        for i in 0..64 {
+            let sq = Square::new(i / 8, i % 8);
+            if let Some(p) = board.get(sq) {
+                let group = p.kind as usize * 2 + p.color as usize;
+                squares[next[group] as usize] = sq;
+                next[group] += 1;
+            }
+        }
+        Listing { squares, start }
+    }
+
+    /// The squares of groups `from..to`.
+    fn groups(&self, from: usize, to: usize) -> &[Square] {
+        &self.squares[self.start[from] as usize..self.start[to] as usize]
+    }
+
+    /// The square of `color`'s king; a1 when there is none (the caller
+    /// checked the material).
+    fn king(&self, color: Color) -> Square {
+        let group = Kind::King as usize * 2 + color as usize;
+        match self.groups(group, group + 1) {
+            [sq, ..] => *sq,
+            [] => Square(0),
+        }
+    }
 }
 
 fn push_square(out: &mut Vec<u8>, sq: Square) {
@@ -300,11 +363,12 @@ pub fn position(
     to_move: ToMove,
     out: &mut Vec<u8>,
 ) -> bool {
-    push_square(out, king(board, Color::White));
-    push_square(out, king(board, Color::Black));
+    let listing = Listing::of(board);
+    push_square(out, listing.king(Color::White));
+    push_square(out, listing.king(Color::Black));
     out.push(b' ');
     let nine = material_code(board, out);
-    push_squares(board, out);
+    push_squares(&listing, out);
     out.push(b' ');
     push_number(out, board.men(Color::White));
     out.push(b'/');
@@ -316,24 +380,18 @@ pub fn position(
 
 /// Appends ` <squares>` (pieces, then `.` and pawns), or nothing when
 /// only the kings are on the board.
-fn push_squares(board: &Board, out: &mut Vec<u8>) {
-    let start = out.len();
+fn push_squares(listing: &Listing, out: &mut Vec<u8>) {
+    let pawn = Kind::Pawn as usize * 2;
+    let (pieces, pawns) =
+        (listing.groups(0, pawn), listing.groups(pawn, pawn + 2));
+    if pieces.is_empty() && pawns.is_empty() {
+        return;
+    }
     out.push(b' ');
-    for kind in Kind::PIECES {
-        for color in Color::BOTH {
-            board.squares_of(color, kind).for_each(|sq| push_square(out, sq));
-        }
-    }
-    let pawns = Color::BOTH.map(|c| board.count(c, Kind::Pawn));
-    if pawns != [0, 0] {
+    pieces.iter().for_each(|&sq| push_square(out, sq));
+    if !pawns.is_empty() {
         out.push(b'.');
-        for color in Color::BOTH {
-            let squares = board.squares_of(color, Kind::Pawn);
-            squares.for_each(|sq| push_square(out, sq));
-        }
-    }
-    if out.len() == start + 1 {
-        out.truncate(start);
+        pawns.iter().for_each(|&sq| push_square(out, sq));
     }
 }
 
@@ -360,8 +418,9 @@ pub fn study(board: &Board, verdict: Verdict, out: &mut Vec<u8>) -> bool {
         Verdict::None => {}
     }
     let nine = material_code(board, out);
-    push_square(out, king(board, Color::White));
-    push_square(out, king(board, Color::Black));
+    let listing = Listing::of(board);
+    push_square(out, listing.king(Color::White));
+    push_square(out, listing.king(Color::Black));
     out.push(b']');
     nine
 }

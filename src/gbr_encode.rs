@@ -383,3 +383,94 @@ fn error(report: &mut impl Report, line: u64, message: impl ToString) -> bool {
     report.report(Diagnostic::error(line, message.to_string()));
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::Severity;
+
+    fn args(format: Option<&str>, result: Option<&str>, decode: bool) -> Args {
+        Args {
+            format: format.map(OsString::from),
+            result: result.map(OsString::from),
+            decode,
+            ..Args::default()
+        }
+    }
+
+    #[test]
+    fn option_combinations() {
+        let ok = |a: Args| a.check().unwrap();
+        let c = ok(args(None, None, false));
+        assert_eq!((c.form, c.verdict), (Form::Code, Verdict::None));
+        assert_eq!(c.sources, vec![Source::Stdin]);
+        let c = ok(args(Some("study"), Some("draw"), false));
+        assert_eq!((c.form, c.verdict), (Form::Study, Verdict::Draw));
+        let c = ok(args(Some("position"), Some("win"), false));
+        assert_eq!((c.form, c.verdict), (Form::Position, Verdict::Win));
+        assert!(ok(args(None, None, true)).decode);
+        for bad in [
+            args(Some("fen"), None, false),
+            args(Some("position"), Some("lose"), false),
+            args(None, Some("win"), false),
+            args(Some("code"), Some("win"), false),
+            args(Some("code"), None, true),
+            args(None, Some("draw"), true),
+        ] {
+            assert!(bad.clone().check().is_err(), "{bad:?}");
+        }
+    }
+
+    fn config(form: Form, prefix: bool) -> Config {
+        Config {
+            form,
+            verdict: Verdict::None,
+            prefix,
+            decode: false,
+            strict: false,
+            sources: vec![],
+        }
+    }
+
+    fn run_job(config: &Config, input: &[u8]) -> (String, Vec<Diagnostic>) {
+        let (mut out, mut report) = (vec![], vec![]);
+        Job::new(config).input(input, &mut report, &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), report)
+    }
+
+    #[test]
+    fn lines_and_their_errors() {
+        let input = b"8/K7/2nn4/8/8/1B1k4/1R6/8 b\n\n8/8\n  k7/8/8/8/8/8/8/K7";
+        let (out, report) = run_job(&config(Form::Position, false), input);
+        assert_eq!(out, "a7d3 0116.00 b2b3c6d6 3/3 BTM.\na1a8 0000.00 1/1.\n");
+        assert_eq!(report.len(), 1);
+        assert_eq!(report[0].line, 3);
+        assert_eq!(report[0].severity, Severity::Error);
+        assert_eq!(report[0].message, "2 ranks in the position, expected 8");
+    }
+
+    #[test]
+    fn read_errors_end_the_input_with_an_error() {
+        struct Failing;
+        impl Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("Disk on fire (os error 5)"))
+            }
+        }
+        let (mut out, mut report) = (vec![], vec![]);
+        let mut job = Job::new(&config(Form::Code, false));
+        job.input(Failing, &mut report, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert_eq!(report, vec![Diagnostic::error(0, "disk on fire")]);
+    }
+
+    #[test]
+    fn pbi_position_warnings_become_errors() {
+        let input = "\u{feff}#PBI 1.2\nA:8/8/8/8/8/8/8/K7:#2:::::!:\n\
+                     B:8/K7/2nn4/8/8/1B1k4/1R6/8:#2:::::!:\n";
+        let (out, report) =
+            run_job(&config(Form::Code, true), input.as_bytes());
+        assert_eq!(out, "0116.00\tB:8/K7/2nn4/8/8/1B1k4/1R6/8:#2:::::!:\n");
+        assert_eq!(report, vec![Diagnostic::error(2, "no black king")]);
+    }
+}
