@@ -361,7 +361,11 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             return self.slice(field, raw);
         }
         let items = list(raw).map(Subfields::split);
-        join(items, scratch, |s, out| s.write_decoded(out));
+        if self.rec.has_escapes() {
+            join(items, scratch, |s, out| s.write_decoded(out));
+        } else {
+            join(items, scratch, |s, out| s.write_raw(out));
+        }
         Cell::Scratch
     }
 }
