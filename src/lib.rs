@@ -16,6 +16,8 @@ they share), build a configuration and run it.
 
 pub mod board;
 pub mod cli;
+pub mod gbr;
+pub mod gbr_encode;
 pub mod input;
 pub mod lines;
 pub mod msg;

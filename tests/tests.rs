@@ -4,4 +4,5 @@
 #[allow(dead_code)]
 mod util;
 
+mod gbr_encode;
 mod pbi2csv;

@@ -1,0 +1,385 @@
+//! The logic of `gbr-encode`: positions in, GBR codes out, one line each
+//! (or, with `--decode`, codes in and what they stand for out).
+//!
+//! The binary parses its arguments into [`Args`]; [`Args::check`] turns
+//! them into a [`Config`]; [`run`] reads every input through the shared
+//! [`LineReader`] and writes through one buffered stdout. Each line is
+//! encoded into one reused buffer, so nothing is allocated per line.
+//!
+//! An input whose first line starts with `#PBI` is a PBI collection: its
+//! lines go through the PBI reader, and the position of each record is
+//! encoded.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+
+use crate::board::Board;
+use crate::cli::{self, Outcome};
+use crate::gbr::{self, Form, Men, ToMove, Verdict};
+use crate::input::Source;
+use crate::lines::{Line, LineReader};
+use crate::msg::{Diagnostic, Messages, Report};
+use crate::output;
+use crate::pbi;
+
+/// The command line as given, before any check.
+#[derive(Clone, Debug, Default)]
+pub struct Args {
+    /// `-f`/`--format`, as given.
+    pub format: Option<OsString>,
+    /// `--result`, as given.
+    pub result: Option<OsString>,
+    /// `-p`/`--prefix`.
+    pub prefix: bool,
+    /// `-d`/`--decode`.
+    pub decode: bool,
+    /// `--strict`.
+    pub strict: bool,
+    /// The FILE arguments.
+    pub files: Vec<OsString>,
+}
+
+/// What to do, checked.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Which form to write when encoding.
+    pub form: Form,
+    /// The verdict written into the position and study forms.
+    pub verdict: Verdict,
+    /// Write the code, a tab, then the input line.
+    pub prefix: bool,
+    /// Read codes and write what they stand for.
+    pub decode: bool,
+    /// Every warning is an error.
+    pub strict: bool,
+    /// The inputs, in order.
+    pub sources: Vec<Source>,
+}
+
+impl Args {
+    /// Checks the values and the combinations of options.
+    ///
+    /// `--result` only means something in the position and study forms,
+    /// and `--format` and `--result` nothing when decoding: asking for
+    /// them anyway is a usage error rather than silently ignored.
+    ///
+    /// # Errors
+    ///
+    /// A usage error naming the option.
+    pub fn check(self) -> Result<Config, lexopt::Error> {
+        let form = match self.format.as_deref().map(|f| f.to_str()) {
+            None => Form::Code,
+            Some(Some("code")) => Form::Code,
+            Some(Some("position")) => Form::Position,
+            Some(Some("study")) => Form::Study,
+            Some(_) => {
+                return Err(invalid("--format", "code, position, study"))
+            }
+        };
+        let verdict = match self.result.as_deref().map(|r| r.to_str()) {
+            None => Verdict::None,
+            Some(Some("win")) => Verdict::Win,
+            Some(Some("draw")) => Verdict::Draw,
+            Some(_) => return Err(invalid("--result", "win, draw")),
+        };
+        if self.decode && (self.format.is_some() || self.result.is_some()) {
+            return Err(cli::usage(
+                "--format and --result do not go with --decode (it reads \
+                 every form)",
+            ));
+        }
+        if verdict != Verdict::None && form == Form::Code {
+            return Err(cli::usage(
+                "--result needs --format position or --format study (the \
+                 material code has no verdict)",
+            ));
+        }
+        Ok(Config {
+            form,
+            verdict,
+            prefix: self.prefix,
+            decode: self.decode,
+            strict: self.strict,
+            sources: Source::from_args(self.files),
+        })
+    }
+}
+
+fn invalid(option: &str, valid: &str) -> lexopt::Error {
+    cli::usage(format!("invalid value for {option}: expected one of {valid}"))
+}
+
+/// Runs `config` over its inputs, writing to stdout. Bad lines are
+/// reported through `msgs` (which then makes the exit status 2); a file
+/// that cannot be opened or read is reported and the next one read.
+///
+/// # Errors
+///
+/// An error writing to stdout.
+pub fn run(config: Config, msgs: &mut Messages) -> io::Result<Outcome> {
+    let mut out = output::stdout();
+    let mut job = Job::new(&config);
+    for source in &config.sources {
+        msgs.set_input(&source.name());
+        match source.open() {
+            Ok(rdr) => job.input(rdr, msgs, &mut out)?,
+            Err(err) => msgs.input_error(io_message(&err)),
+        }
+    }
+    out.flush()?;
+    Ok(Outcome::Done)
+}
+
+/// An I/O error as a message: lowercase, without the `(os error N)`
+/// that Rust appends.
+pub fn io_message(err: &io::Error) -> String {
+    let text = err.to_string();
+    let text = match text.find(" (os error") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// One run's settings and its reused output buffer.
+#[derive(Debug)]
+pub struct Job {
+    form: Form,
+    verdict: Verdict,
+    prefix: bool,
+    decode: bool,
+    strict: bool,
+    buf: Vec<u8>,
+}
+
+impl Job {
+    /// A job doing what `config` says.
+    pub fn new(config: &Config) -> Job {
+        Job {
+            form: config.form,
+            verdict: config.verdict,
+            prefix: config.prefix,
+            decode: config.decode,
+            strict: config.strict,
+            buf: Vec::with_capacity(256),
+        }
+    }
+
+    /// Reads one input to its end. A read error is reported (as an error
+    /// about the whole input) and ends this input.
+    ///
+    /// # Errors
+    ///
+    /// An error writing to `out`.
+    pub fn input<R: Read, W: Write>(
+        &mut self,
+        rdr: R,
+        report: &mut impl Report,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let mut lines = LineReader::new(rdr);
+        let mut pbi: Option<pbi::Parser> = None;
+        loop {
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(err) => {
+                    report.report(Diagnostic::error(0, io_message(&err)));
+                    return Ok(());
+                }
+            };
+            let content = line.content();
+            if line.number() == 1 && !self.decode && content.starts_with(PBI) {
+                let opts = pbi::Options { strict: self.strict };
+                pbi = Some(pbi::Parser::new(opts));
+            }
+            match pbi.as_mut() {
+                Some(parser) => self.record(parser, line, report, out)?,
+                None => self.line(content, line.number(), report, out)?,
+            }
+        }
+        if let Some(parser) = pbi.as_mut() {
+            parser.finish(&mut PositionErrors(report));
+        }
+        Ok(())
+    }
+
+    /// Hands one line of a PBI input to `parser`, and encodes the
+    /// position of the record it makes. Empty positions are skipped; a
+    /// position that does not parse, or cannot have a code, has been
+    /// reported as an error by [`PositionErrors`].
+    fn record<W: Write>(
+        &mut self,
+        parser: &mut pbi::Parser,
+        line: Line<'_>,
+        report: &mut impl Report,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let item = parser.line(line, &mut PositionErrors(report));
+        let Some(pbi::Item::Record(rec)) = item else {
+            return Ok(());
+        };
+        let Some(board) = rec.board() else {
+            return Ok(());
+        };
+        if board.check_material().is_err() {
+            return Ok(());
+        }
+        self.buf.clear();
+        if self.encode_board(board, ToMove::Unknown, rec.number(), report) {
+            self.write(rec.line().content(), out)?;
+        }
+        Ok(())
+    }
+
+    /// Encodes or decodes one input line; blank lines are skipped.
+    fn line<W: Write>(
+        &mut self,
+        text: &[u8],
+        number: u64,
+        report: &mut impl Report,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let trimmed = gbr::trim(text);
+        if trimmed.is_empty() {
+            return Ok(());
+        }
+        self.buf.clear();
+        let done = if self.decode {
+            self.decode_line(trimmed, number, report)
+        } else {
+            let (field, rest) = gbr::split_field(trimmed);
+            self.encode(field, rest, number, report)
+        };
+        if done {
+            self.write(text, out)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffer, then (with `--prefix`) a tab and `text`, then
+    /// LF, in one call.
+    fn write<W: Write>(&mut self, text: &[u8], out: &mut W) -> io::Result<()> {
+        if self.prefix {
+            self.buf.push(b'\t');
+            self.buf.extend_from_slice(text);
+        }
+        self.buf.push(b'\n');
+        out.write_all(&self.buf)
+    }
+
+    /// Encodes one board field into the buffer, the side to move taken
+    /// from the first of the `fields` that follow it; false (after
+    /// reporting why) when nothing is to be written for it.
+    pub fn encode(
+        &mut self,
+        field: &[u8],
+        fields: &[u8],
+        number: u64,
+        report: &mut impl Report,
+    ) -> bool {
+        if self.form == Form::Code {
+            return self.encode_code(field, number, report);
+        }
+        let to_move = ToMove::from_fen(gbr::split_field(fields).0);
+        let board = match Board::parse(field) {
+            Ok(board) => board,
+            Err(err) => return error(report, number, err),
+        };
+        if let Err(err) = board.check_material() {
+            return error(report, number, err);
+        }
+        self.encode_board(&board, to_move, number, report)
+    }
+
+    /// Encodes a board that passed [`Board::check_material`] into the
+    /// buffer; false (after reporting why) when nothing is to be written.
+    fn encode_board(
+        &mut self,
+        board: &Board,
+        to_move: ToMove,
+        number: u64,
+        report: &mut impl Report,
+    ) -> bool {
+        let (form, verdict) = (self.form, self.verdict);
+        let nine = gbr::encode(board, form, verdict, to_move, &mut self.buf);
+        if nine && form == Form::Position {
+            let message = "digit 9 in the code: the position form cannot be \
+                           decoded";
+            if self.strict {
+                return error(report, number, message);
+            }
+            report.report(Diagnostic::warning(number, message));
+        }
+        true
+    }
+
+    /// The material code alone needs only the counts of the men, which
+    /// [`Men::scan`] gets several times faster than building the board.
+    fn encode_code(
+        &mut self,
+        field: &[u8],
+        number: u64,
+        report: &mut impl Report,
+    ) -> bool {
+        let men = match Men::scan(field) {
+            Some(men) => men,
+            None => match Board::parse(field) {
+                Ok(board) => Men::of(&board),
+                Err(err) => return error(report, number, err),
+            },
+        };
+        if let Err(err) = men.check() {
+            return error(report, number, err);
+        }
+        men.write_code(&mut self.buf);
+        true
+    }
+
+    fn decode_line(
+        &mut self,
+        text: &[u8],
+        number: u64,
+        report: &mut impl Report,
+    ) -> bool {
+        match gbr::decode(text, &mut self.buf) {
+            Ok(()) => true,
+            Err(err) => error(report, number, err),
+        }
+    }
+}
+
+/// How a PBI input starts (after an optional BOM).
+const PBI: &[u8] = b"#PBI";
+
+/// The PBI reader's messages, except that its warnings about the
+/// position become errors: a position without a code is an error for
+/// gbr-encode (FORMATS.md, GBR 7), while pbi2csv only warns. The
+/// message is then worded as for a line of FEN input.
+struct PositionErrors<'r, R>(&'r mut R);
+
+/// The PBI reader's prefixes of the position warnings.
+const POSITION_WARNINGS: [&str; 2] =
+    ["position kept as text: ", "position has no GBR code: "];
+
+impl<R: Report> Report for PositionErrors<'_, R> {
+    fn report(&mut self, mut d: Diagnostic) {
+        for prefix in POSITION_WARNINGS {
+            if let Some(rest) = d.message.strip_prefix(prefix) {
+                d = Diagnostic::error(d.line, rest);
+                break;
+            }
+        }
+        self.0.report(d);
+    }
+}
+
+/// Reports an error at `line`; false, for the caller to return.
+fn error(report: &mut impl Report, line: u64, message: impl ToString) -> bool {
+    report.report(Diagnostic::error(line, message.to_string()));
+    false
+}
