@@ -7,6 +7,7 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
 use crate::msg::Messages;
@@ -48,13 +49,15 @@ pub enum Column {
     Line,
     /// The position as a FEN board field.
     Fen,
+    /// The GBR material code, `0116.00`.
+    Gbr,
     /// Men of each side, kings included: `3+3`.
     Pieces,
 }
 
 impl Column {
     /// Every column with its name, the default ones first and in order.
-    pub const ALL: [(Column, &'static str); 16] = [
+    pub const ALL: [(Column, &'static str); 17] = [
         (Column::Authors, "authors"),
         (Column::Position, "position"),
         (Column::Stipulation, "stipulation"),
@@ -70,6 +73,7 @@ impl Column {
         (Column::File, "file"),
         (Column::Line, "line"),
         (Column::Fen, "fen"),
+        (Column::Gbr, "gbr"),
         (Column::Pieces, "pieces"),
     ];
 
@@ -300,9 +304,19 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
                 }
                 Cell::Scratch
             }
+            Column::Gbr => {
+                // Only a board with one king a side and at most 8 pawns a
+                // side has a code (the reader warned about the others).
+                if let Some(board) = rec.board() {
+                    if board.check_material().is_ok() {
+                        gbr::material_code(board, scratch);
+                    }
+                }
+                Cell::Scratch
+            }
             Column::Pieces => {
                 if let Some(board) = rec.board() {
-                    write_pieces(board, scratch);
+                    gbr::pieces(board, scratch);
                 }
                 Cell::Scratch
             }
@@ -368,13 +382,6 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         }
         Cell::Scratch
     }
-}
-
-/// Appends `w+b`, the men of each side, kings included.
-fn write_pieces(board: &crate::board::Board, out: &mut Vec<u8>) {
-    use crate::board::Color;
-    let (w, b) = (board.men(Color::White), board.men(Color::Black));
-    out.extend_from_slice(format!("{w}+{b}").as_bytes());
 }
 
 /// Writes the items with `write`, separated by `; `.
