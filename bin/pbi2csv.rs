@@ -19,7 +19,7 @@ source_date, source_page, references, awards, keymove, status, comment.
 
 Options:
   -c, --columns LIST   Comma-separated columns, in the order wanted; besides
-                       the default ones: file, line, fen, pieces
+                       the default ones: file, line, fen, gbr, pieces
   -d, --delimiter CHAR Field delimiter, one character; '\\t' means a tab
       --no-header      Write no header row
       --raw            Every field exactly as in the file (no decoding)

@@ -235,10 +235,67 @@ impl fmt::Display for MaterialError {
 impl std::error::Error for MaterialError {}
 
 /// A position: what stands on each square, and how many of each man.
+///
+/// Squares hold a piece code, 0 for empty and `1 + 6 * colour + kind`
+/// otherwise, so that a board is 76 plain bytes and parsing is one table
+/// look-up per byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
-    squares: [Option<Piece>; 64],
-    counts: [[u8; 6]; 2],
+    squares: [u8; 64],
+    counts: [u8; 12],
+}
+
+/// What a byte of a board string is, for [`Board::parse`]: a piece code
+/// (1-12), [`DIGIT`] plus the digit's value, [`SLASH`], or 0.
+static BOARD_BYTES: [u8; 256] = board_bytes();
+
+const DIGIT: u8 = 0x40;
+const SLASH: u8 = 0x80;
+
+const fn board_bytes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let letters = [b"QRBNPK", b"qrbnpk"];
+    let mut color = 0;
+    while color < 2 {
+        let mut kind = 0;
+        while kind < 6 {
+            t[letters[color][kind] as usize] = code(color, kind);
+            kind += 1;
+        }
+        color += 1;
+    }
+    t[b'S' as usize] = code(0, Kind::Knight as usize);
+    t[b's' as usize] = code(1, Kind::Knight as usize);
+    let mut d = 1;
+    while d <= 8 {
+        t[(b'0' + d) as usize] = DIGIT | d;
+        d += 1;
+    }
+    t[b'/' as usize] = SLASH;
+    t
+}
+
+const fn code(color: usize, kind: usize) -> u8 {
+    (1 + 6 * color + kind) as u8
+}
+
+const KINDS: [Kind; 6] = [
+    Kind::Queen,
+    Kind::Rook,
+    Kind::Bishop,
+    Kind::Knight,
+    Kind::Pawn,
+    Kind::King,
+];
+
+fn piece_of(code: u8) -> Option<Piece> {
+    let i = usize::from(code.checked_sub(1)?);
+    let color = if i < 6 { Color::White } else { Color::Black };
+    Some(Piece { color, kind: KINDS[i % 6] })
+}
+
+fn code_of(piece: Piece) -> u8 {
+    code(piece.color as usize, piece.kind as usize)
 }
 
 impl Default for Board {
@@ -250,7 +307,7 @@ impl Default for Board {
 impl Board {
     /// The empty board.
     pub fn empty() -> Board {
-        Board { squares: [None; 64], counts: [[0; 6]; 2] }
+        Board { squares: [0; 64], counts: [0; 12] }
     }
 
     /// Parses a FEN board field or PBI Forsyth string (only the board:
@@ -270,38 +327,33 @@ impl Board {
         let mut file: u8 = 0;
         let mut ranks_done = 0u8;
         for (at, &b) in s.iter().enumerate() {
-            match b {
-                b'/' => {
-                    if file < 8 {
-                        return err(
-                            at,
-                            BoardErrorKind::ShortRank(rank + 1, file),
-                        );
-                    }
-                    if rank == 0 {
-                        return err(at, BoardErrorKind::TooManyRanks);
-                    }
-                    ranks_done += 1;
-                    rank -= 1;
-                    file = 0;
+            let class = BOARD_BYTES[b as usize];
+            if class & DIGIT != 0 {
+                file += class & 0x0F;
+                if file > 8 {
+                    return err(at, BoardErrorKind::LongRank(rank + 1));
                 }
-                b'1'..=b'8' => {
-                    file += b - b'0';
-                    if file > 8 {
-                        return err(at, BoardErrorKind::LongRank(rank + 1));
-                    }
+            } else if class == SLASH {
+                if file < 8 {
+                    return err(at, BoardErrorKind::ShortRank(rank + 1, file));
                 }
-                b'0' | b'9' => return err(at, BoardErrorKind::BadDigit(b)),
-                _ => {
-                    let Some(piece) = Piece::from_letter(b) else {
-                        return err(at, BoardErrorKind::Unknown(b));
-                    };
-                    if file >= 8 {
-                        return err(at, BoardErrorKind::LongRank(rank + 1));
-                    }
-                    board.put(Square::new(file, rank), piece);
-                    file += 1;
+                if rank == 0 {
+                    return err(at, BoardErrorKind::TooManyRanks);
                 }
+                ranks_done += 1;
+                rank -= 1;
+                file = 0;
+            } else if class != 0 {
+                if file >= 8 {
+                    return err(at, BoardErrorKind::LongRank(rank + 1));
+                }
+                board.squares[usize::from(rank * 8 + file)] = class;
+                board.counts[usize::from(class - 1)] += 1;
+                file += 1;
+            } else if b == b'0' || b == b'9' {
+                return err(at, BoardErrorKind::BadDigit(b));
+            } else {
+                return err(at, BoardErrorKind::Unknown(b));
             }
         }
         if rank > 0 {
@@ -316,32 +368,34 @@ impl Board {
     /// Puts `piece` on `sq`, replacing what stood there.
     pub fn put(&mut self, sq: Square, piece: Piece) {
         self.remove(sq);
-        self.squares[sq.0 as usize] = Some(piece);
-        self.counts[piece.color as usize][piece.kind as usize] += 1;
+        let code = code_of(piece);
+        self.squares[usize::from(sq.0)] = code;
+        self.counts[usize::from(code - 1)] += 1;
     }
 
     /// Empties `sq`, returning what stood there.
     pub fn remove(&mut self, sq: Square) -> Option<Piece> {
-        let old = self.squares[sq.0 as usize].take();
-        if let Some(p) = old {
-            self.counts[p.color as usize][p.kind as usize] -= 1;
+        let code = std::mem::take(&mut self.squares[usize::from(sq.0)]);
+        if code != 0 {
+            self.counts[usize::from(code - 1)] -= 1;
         }
-        old
+        piece_of(code)
     }
 
     /// What stands on `sq`.
     pub fn get(&self, sq: Square) -> Option<Piece> {
-        self.squares[sq.0 as usize]
+        piece_of(self.squares[usize::from(sq.0)])
     }
 
     /// How many men of this colour and kind are on the board.
     pub fn count(&self, color: Color, kind: Kind) -> u8 {
-        self.counts[color as usize][kind as usize]
+        self.counts[usize::from(code(color as usize, kind as usize) - 1)]
     }
 
     /// How many men of this colour, king included.
     pub fn men(&self, color: Color) -> u8 {
-        self.counts[color as usize].iter().sum()
+        let i = color as usize * 6;
+        self.counts[i..i + 6].iter().sum()
     }
 
     /// The squares of this colour's men of this kind, in square-name

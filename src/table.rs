@@ -7,11 +7,14 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
 use crate::msg::Messages;
-use crate::output;
-use crate::pbi::{self, escape, Field, Item, Parser, Record};
+use crate::output::CsvWriter;
+use crate::pbi::{
+    self, class, escape, list, trim, Field, Item, Parser, Record, Subfields,
+};
 
 /// A column of the CSV output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,13 +49,15 @@ pub enum Column {
     Line,
     /// The position as a FEN board field.
     Fen,
+    /// The GBR material code, `0116.00`.
+    Gbr,
     /// Men of each side, kings included: `3+3`.
     Pieces,
 }
 
 impl Column {
     /// Every column with its name, the default ones first and in order.
-    pub const ALL: [(Column, &'static str); 16] = [
+    pub const ALL: [(Column, &'static str); 17] = [
         (Column::Authors, "authors"),
         (Column::Position, "position"),
         (Column::Stipulation, "stipulation"),
@@ -68,6 +73,7 @@ impl Column {
         (Column::File, "file"),
         (Column::Line, "line"),
         (Column::Fen, "fen"),
+        (Column::Gbr, "gbr"),
         (Column::Pieces, "pieces"),
     ];
 
@@ -142,13 +148,18 @@ pub fn run<W: Write>(
     config: &Config,
     sources: &[Source],
     msgs: &mut Messages,
-    mut out: W,
+    out: W,
 ) -> io::Result<()> {
+    let mut wtr = CsvWriter::new(out, config.delimiter);
     if config.bom {
-        out.write_all(BOM)?;
+        wtr.write_raw(BOM);
     }
-    let wtr = output::csv_writer(out, config.delimiter);
-    let mut table = Table { config, wtr, scratch: Vec::with_capacity(256) };
+    let mut table = Table {
+        config,
+        wtr,
+        scratch: Vec::with_capacity(256),
+        quote_bits: quote_bits(config.delimiter),
+    };
     if config.header {
         table.header()?;
     }
@@ -161,14 +172,15 @@ pub fn run<W: Write>(
 /// The writer and its scratch space.
 struct Table<'c, W: Write> {
     config: &'c Config,
-    wtr: csv::Writer<W>,
+    wtr: CsvWriter<W>,
     scratch: Vec<u8>,
+    quote_bits: Option<u8>,
 }
 
 impl<W: Write> Table<'_, W> {
     fn header(&mut self) -> io::Result<()> {
-        let names = self.config.columns.iter().map(|c| c.name());
-        self.wtr.write_record(names).map_err(output::csv_io_error)
+        let names = self.config.columns.iter().map(|c| c.name().as_bytes());
+        self.wtr.row(names)
     }
 
     /// Writes the records of one input.
@@ -193,103 +205,183 @@ impl<W: Write> Table<'_, W> {
 
     /// Writes one record as a row.
     fn row(&mut self, name: &str, rec: &Record<'_>) -> io::Result<()> {
+        let row = Row {
+            rec,
+            name,
+            raw: self.config.raw,
+            used: rec.used_source(),
+            quote_bits: self.quote_bits,
+        };
         for &column in &self.config.columns {
             self.scratch.clear();
-            let value =
-                value(column, rec, name, self.config.raw, &mut self.scratch);
-            let field = match value {
-                Value::Raw(bytes) => bytes,
-                Value::Scratch => &self.scratch[..],
-            };
-            self.wtr.write_field(field).map_err(output::csv_io_error)?;
+            match row.value(column, &mut self.scratch) {
+                Cell::Plain(bytes) => self.wtr.field_plain(bytes),
+                Cell::Check(bytes) => self.wtr.field(bytes),
+                Cell::Scratch => self.wtr.field(&self.scratch),
+            }
         }
-        self.wtr.write_record(None::<&[u8]>).map_err(output::csv_io_error)
+        self.wtr.end_row()
     }
 }
 
-/// Where a column's value is: in the line itself, or in the scratch
-/// buffer.
-enum Value<'a> {
-    Raw(&'a [u8]),
+/// Where a column's value is, and whether it may need CSV quotes.
+enum Cell<'a> {
+    /// A slice of the line that holds no byte CSV must quote.
+    Plain(&'a [u8]),
+    /// A slice that may need quotes.
+    Check(&'a [u8]),
+    /// In the scratch buffer; may need quotes.
     Scratch,
 }
 
-/// A field decoded, borrowing it when it has no escape.
-fn text<'a>(
-    raw: &'a [u8],
-    keep_raw: bool,
-    scratch: &mut Vec<u8>,
-) -> Value<'a> {
-    if keep_raw || memchr::memchr(b'\\', raw).is_none() {
-        Value::Raw(raw)
-    } else {
-        escape::decode_into(raw, scratch);
-        Value::Scratch
-    }
+/// The [`class`] bits that make a field of the line need CSV quotes with
+/// this delimiter; `None` when the delimiter has no class, so that every
+/// field is checked. A line never holds CR or LF, which ended it.
+fn quote_bits(delimiter: u8) -> Option<u8> {
+    let delimiter = match delimiter {
+        b',' => class::COMMA,
+        b'\t' => class::TAB,
+        b';' => class::SEMICOLON,
+        b'|' => class::PIPE,
+        b':' => class::COLON,
+        _ => return None,
+    };
+    Some(class::QUOTE | delimiter)
 }
 
-/// The value of `column` for `rec`, written into `scratch` when it is not
-/// a slice of the line.
-fn value<'a>(
-    column: Column,
-    rec: &Record<'a>,
-    name: &'a str,
+/// One record being written, with what its columns share.
+struct Row<'r, 'a> {
+    rec: &'r Record<'a>,
+    name: &'r str,
     raw: bool,
-    scratch: &mut Vec<u8>,
-) -> Value<'a> {
-    let field = |f: Field| rec.raw(f);
-    match column {
-        Column::Position => Value::Raw(rec.position()),
-        Column::Stipulation => text(field(Field::Stipulation), raw, scratch),
-        Column::Keymove => text(field(Field::Keymove), raw, scratch),
-        Column::Status => text(field(Field::Status), raw, scratch),
-        Column::Comment => text(field(Field::Comment), raw, scratch),
-        Column::SourceNr => text(rec.used_source().raw[0], raw, scratch),
-        Column::SourceTitle => text(rec.used_source().raw[1], raw, scratch),
-        Column::SourceDate => text(rec.used_source().raw[2], raw, scratch),
-        Column::SourcePage => text(rec.used_source().raw[3], raw, scratch),
-        Column::Authors if raw => Value::Raw(field(Field::Names)),
-        Column::References if raw => Value::Raw(field(Field::References)),
-        Column::Awards if raw => Value::Raw(field(Field::Awards)),
-        Column::Authors => {
-            join(rec.names(), scratch, |name, out| {
-                escape::decode_into(name, out)
-            });
-            Value::Scratch
-        }
-        Column::References => {
-            join(rec.references(), scratch, |s, out| s.write_decoded(out));
-            Value::Scratch
-        }
-        Column::Awards => {
-            join(rec.awards(), scratch, |s, out| s.write_decoded(out));
-            Value::Scratch
-        }
-        Column::File => Value::Raw(name.as_bytes()),
-        Column::Line => {
-            scratch.extend_from_slice(rec.number().to_string().as_bytes());
-            Value::Scratch
-        }
-        Column::Fen => {
-            if let Some(board) = rec.board() {
-                board.write_fen(scratch);
-            }
-            Value::Scratch
-        }
-        Column::Pieces => {
-            if let Some(board) = rec.board() {
-                write_pieces(board, scratch);
-            }
-            Value::Scratch
-        }
-    }
+    used: Subfields<'a>,
+    quote_bits: Option<u8>,
 }
 
-/// Appends `w+b`, the men of each side, kings included.
-fn write_pieces(board: &crate::board::Board, out: &mut Vec<u8>) {
-    use crate::board::Color;
-    let (w, b) = (board.men(Color::White), board.men(Color::Black));
-    out.extend_from_slice(format!("{w}+{b}").as_bytes());
+impl<'r, 'a: 'r> Row<'r, 'a> {
+    /// The value of `column`.
+    fn value(&self, column: Column, scratch: &mut Vec<u8>) -> Cell<'r> {
+        let rec = self.rec;
+        match column {
+            Column::Position => {
+                self.text(Field::Position, rec.position(), scratch)
+            }
+            Column::Stipulation
+            | Column::Keymove
+            | Column::Status
+            | Column::Comment => {
+                let field = match column {
+                    Column::Stipulation => Field::Stipulation,
+                    Column::Keymove => Field::Keymove,
+                    Column::Status => Field::Status,
+                    _ => Field::Comment,
+                };
+                self.text(field, rec.raw(field), scratch)
+            }
+            Column::SourceNr => {
+                self.text(Field::UsedSource, self.used.raw[0], scratch)
+            }
+            Column::SourceTitle => {
+                self.text(Field::UsedSource, self.used.raw[1], scratch)
+            }
+            Column::SourceDate => {
+                self.text(Field::UsedSource, self.used.raw[2], scratch)
+            }
+            Column::SourcePage => {
+                self.text(Field::UsedSource, self.used.raw[3], scratch)
+            }
+            Column::Authors => self.names(scratch),
+            Column::References => self.sources(Field::References, scratch),
+            Column::Awards => self.sources(Field::Awards, scratch),
+            Column::File => Cell::Check(self.name.as_bytes()),
+            Column::Line => {
+                scratch.extend_from_slice(rec.number().to_string().as_bytes());
+                Cell::Scratch
+            }
+            Column::Fen => {
+                if let Some(board) = rec.board() {
+                    board.write_fen(scratch);
+                }
+                Cell::Scratch
+            }
+            Column::Gbr => {
+                // Only a board with one king a side and at most 8 pawns a
+                // side has a code (the reader warned about the others).
+                if let Some(board) = rec.board() {
+                    if board.check_material().is_ok() {
+                        gbr::material_code(board, scratch);
+                    }
+                }
+                Cell::Scratch
+            }
+            Column::Pieces => {
+                if let Some(board) = rec.board() {
+                    gbr::pieces(board, scratch);
+                }
+                Cell::Scratch
+            }
+        }
+    }
+
+    /// A slice of `field` as it stands, when its bits allow.
+    fn slice(&self, field: Field, bytes: &'a [u8]) -> Cell<'r> {
+        match self.quote_bits {
+            Some(q) if self.rec.bits(field) & q == 0 => Cell::Plain(bytes),
+            _ => Cell::Check(bytes),
+        }
+    }
+
+    /// A (sub)field of `field` decoded: as it stands unless it holds an
+    /// escape.
+    fn text(
+        &self,
+        field: Field,
+        raw: &'a [u8],
+        scratch: &mut Vec<u8>,
+    ) -> Cell<'r> {
+        let escaped = self.rec.bits(field) & class::BACKSLASH != 0;
+        if self.raw || !escaped || memchr::memchr(b'\\', raw).is_none() {
+            return self.slice(field, raw);
+        }
+        escape::decode_into(raw, scratch);
+        Cell::Scratch
+    }
+
+    /// The names joined with `; `; the field itself when it is one name
+    /// with nothing to trim or decode.
+    fn names(&self, scratch: &mut Vec<u8>) -> Cell<'r> {
+        let raw = self.rec.raw(Field::Names);
+        let special = class::SEMICOLON | class::BACKSLASH;
+        if self.raw
+            || (self.rec.bits(Field::Names) & special == 0 && trim(raw) == raw)
+        {
+            return self.slice(Field::Names, raw);
+        }
+        let rec = self.rec;
+        join(rec.names(), scratch, |name, out| rec.decode_into(name, out));
+        Cell::Scratch
+    }
+
+    /// References or awards, each as `a|b|c|d`, joined with `; `; the
+    /// field itself when it is one item of 4 subfields with nothing to
+    /// trim or decode.
+    fn sources(&self, field: Field, scratch: &mut Vec<u8>) -> Cell<'r> {
+        let raw = self.rec.raw(field);
+        let special = class::SEMICOLON | class::BACKSLASH;
+        let whole = self.rec.bits(field) & special == 0
+            && self.rec.pipes(field) >= 3
+            && trim(raw) == raw;
+        if self.raw || raw.is_empty() || whole {
+            return self.slice(field, raw);
+        }
+        let items = list(raw).map(Subfields::split);
+        if self.rec.has_escapes() {
+            join(items, scratch, |s, out| s.write_decoded(out));
+        } else {
+            join(items, scratch, |s, out| s.write_raw(out));
+        }
+        Cell::Scratch
+    }
 }
 
 /// Writes the items with `write`, separated by `; `.

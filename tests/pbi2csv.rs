@@ -134,21 +134,50 @@ fn columns_option() {
     let dir = Dir::new("columns");
     let out = dir
         .command("pbi2csv")
-        .args(["-c", "line,fen,pieces,stipulation,source_title"])
+        .args(["-c", "line,fen,gbr,pieces,stipulation,source_title"])
         .stdin(COLLECTION)
         .stdout();
     assert_eq!(
         out,
-        "line,fen,pieces,stipulation,source_title\n\
-         4,3r4/8/8/8/8/8/8/K1k5,1+2,#2,Chess Monthly\n\
-         5,8/8/8/8/8/8/8/K1k5,1+1,#3,Magyar Sakkvilág\n\
-         6,1N6/8/8/8/8/8/8/K1k5,2+1,h#2,Russ: Miniatures\n"
+        "line,fen,gbr,pieces,stipulation,source_title\n\
+         4,3r4/8/8/8/8/8/8/K1k5,0300.00,1+2,#2,Chess Monthly\n\
+         5,8/8/8/8/8/8/8/K1k5,0000.00,1+1,#3,Magyar Sakkvilág\n\
+         6,1N6/8/8/8/8/8/8/K1k5,0001.00,2+1,h#2,Russ: Miniatures\n"
     );
     dir.command("pbi2csv")
         .args(["-c", "authors,colour"])
         .run()
         .code(2)
         .says("unknown column 'colour' (valid: authors,position,");
+}
+
+#[test]
+fn gbr_fen_pieces_empty_when_they_cannot_be_had() {
+    let dir = Dir::new("gbr-columns");
+    let input = format!(
+        "{BOM}#PBI 1.2\n\
+         Kubbel:6n1/8/2p4P/8/8/r1p3K1/B7/4B1k1:=::::::\n\
+         Empty::#2::::::\n\
+         Bad:8/8/8:#2::::::\n\
+         Kingless:8/8/8/8/8/8/8/8:#2::::::\n\
+         Opening:rsbqkbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSR:::::::\n"
+    );
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "authors,gbr,pieces,fen"])
+        .stdin(input)
+        .run()
+        .code(0)
+        .out();
+    assert_eq!(
+        out,
+        "authors,gbr,pieces,fen\n\
+         Kubbel,0323.12,4+5,6n1/8/2p4P/8/8/r1p3K1/B7/4B1k1\n\
+         Empty,,,\n\
+         Bad,,,\n\
+         Kingless,,0+0,8/8/8/8/8/8/8/8\n\
+         Opening,4888.88,16+16,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
+    );
 }
 
 #[test]

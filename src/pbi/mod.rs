@@ -36,7 +36,9 @@ assert!(diagnostics.is_empty());
 pub mod escape;
 mod record;
 
-pub use record::{list, split, trim, Field, Record, Split, Subfields};
+pub use record::{
+    class, list, split, trim, Field, Record, Shape, Split, Subfields,
+};
 
 use crate::board::Board;
 use crate::lines::{Line, LineEnd};
@@ -219,14 +221,14 @@ impl Parser {
         report: &mut dyn Report,
     ) -> Option<Record<'a>> {
         let n = line.number();
-        let fields = match split(line.content()) {
-            Split::Exact(fields) => fields,
-            Split::Extra(fields) => {
+        let (fields, shape) = match split(line.content()) {
+            Split::Exact(fields, shape) => (fields, shape),
+            Split::Extra(fields, shape) => {
                 self.warn(
                     n,
                     "more than 9 fields: the rest of the line is the comment",
                 );
-                fields
+                (fields, shape)
             }
             Split::Short(found) => {
                 let msg = format!("expected 9 fields, found {found}");
@@ -235,20 +237,36 @@ impl Parser {
                 return None;
             }
         };
-        self.check_text(n, line.content(), &fields);
-        self.check_sources(n, &fields);
+        self.check_text(n, line.content(), &fields, &shape);
+        self.check_sources(n, &fields, &shape);
         let board = self.check_position(n, fields[Field::Position as usize]);
         self.check_keymove_status(n, &fields);
         if self.verdict(report) {
-            Some(Record::new(line, fields, board))
+            Some(Record::new(line, fields, shape, board))
         } else {
             None
         }
     }
 
     /// Escapes and UTF-8, both for the whole line.
-    fn check_text(&mut self, n: u64, content: &[u8], fields: &[&[u8]; 9]) {
+    fn check_text(
+        &mut self,
+        n: u64,
+        content: &[u8],
+        fields: &[&[u8]; 9],
+        shape: &Shape,
+    ) {
+        let all = shape.all();
+        if all & class::HIGH != 0 && std::str::from_utf8(content).is_err() {
+            self.warn(n, "invalid UTF-8, carried through unchanged");
+        }
+        if all & class::BACKSLASH == 0 {
+            return;
+        }
         for (i, field) in fields.iter().enumerate() {
+            if shape.bits[i] & class::BACKSLASH == 0 {
+                continue;
+            }
             if let Some((at, count)) = escape::first_bad(field) {
                 let shown = escape_shown(&field[at..]);
                 let more = if count > 1 {
@@ -266,37 +284,52 @@ impl Parser {
                 );
             }
         }
-        if std::str::from_utf8(content).is_err() {
-            self.warn(n, "invalid UTF-8, carried through unchanged");
-        }
     }
 
     /// The subfields of the used source, each reference and each award.
-    fn check_sources(&mut self, n: u64, fields: &[&[u8]; 9]) {
-        let used = fields[Field::UsedSource as usize];
-        if !used.is_empty() {
-            self.check_subfields(n, "used source", used);
+    fn check_sources(&mut self, n: u64, fields: &[&[u8]; 9], shape: &Shape) {
+        let used = Field::UsedSource as usize;
+        if !fields[used].is_empty() {
+            let written = usize::from(shape.pipes[used]) + 1;
+            self.check_subfields(n, || "used source".into(), written);
         }
-        for (i, item) in list(fields[Field::References as usize]).enumerate() {
-            self.check_subfields(
-                n,
-                &format!("referenced source {}", i + 1),
-                item,
-            );
-        }
-        for (i, item) in list(fields[Field::Awards as usize]).enumerate() {
-            self.check_subfields(n, &format!("award {}", i + 1), item);
+        for (field, what) in [
+            (Field::References, "referenced source"),
+            (Field::Awards, "award"),
+        ] {
+            let f = field as usize;
+            if shape.bits[f] & class::SEMICOLON == 0 {
+                // One item at most: the field's own count will do.
+                if !trim(fields[f]).is_empty() {
+                    let written = usize::from(shape.pipes[f]) + 1;
+                    self.check_subfields(n, || format!("{what} 1"), written);
+                }
+                continue;
+            }
+            for (i, item) in list(fields[f]).enumerate() {
+                let written = Subfields::split(item).written;
+                let name = || format!("{what} {}", i + 1);
+                self.check_subfields(n, name, written);
+            }
         }
     }
 
-    fn check_subfields(&mut self, n: u64, what: &str, raw: &[u8]) {
-        let written = Subfields::split(raw).written;
+    /// Warns unless `raw` has 4 subfields. `what` names it; it is only
+    /// called for the warning, as this runs for every source of every
+    /// record.
+    fn check_subfields(
+        &mut self,
+        n: u64,
+        what: impl FnOnce() -> String,
+        written: usize,
+    ) {
         if written != 4 {
             let fix = if written < 4 {
                 "the missing ones are empty"
             } else {
                 "the rest belongs to the last"
             };
+            let what = what();
             self.warn(
                 n,
                 format!("{what} has {written} subfields, expected 4: {fix}"),
@@ -333,6 +366,9 @@ impl Parser {
                     self.warn(n, format!("{name} must be empty in PBI 1.1"));
                 }
             }
+        }
+        if STATUSES.contains(&status) {
+            return;
         }
         let decoded = escape::decode(status);
         if !STATUSES.contains(&&*decoded) {
