@@ -17,11 +17,11 @@ file, the position of each data record is used. One line is written
 per position.
 
 Options:
-  -f, --format FORM    code (0116.00, the default), position
-                       (a7d3 0116.00 b2b3c6d6 3/3+.) or study
-                       ([+0020.42c1a1])
-      --result RESULT  win or draw: the verdict written into the
-                       position and study forms
+  -f, --format FORM    The form to write: code (0116.00, the
+                       default), position (a7d3 0116.00 b2b3c6d6 3/3+.)
+                       or study ([+0020.42c1a1])
+      --result RESULT  The verdict written into the position and study
+                       forms: win or draw
   -p, --prefix         Write the code, a tab, then the input line
   -d, --decode         Read codes in any form and write what they stand
                        for (KRB-KNN, a FEN board, kings and verdict)
