@@ -16,8 +16,7 @@ use std::ops::RangeInclusive;
 use bstr::ByteSlice;
 use regex::bytes::{Regex, RegexBuilder};
 
-use crate::board::Color;
-use crate::gbr;
+use crate::board::{Color, Kind};
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineEnd, LineReader, BOM};
 use crate::msg::Messages;
@@ -147,10 +146,10 @@ impl Selector {
             && self.status.as_ref().map_or(true, |s| status_in(rec, s))
             && self.gbr.as_ref().map_or(true, |code| gbr_starts(rec, code))
             && self.pieces.as_ref().map_or(true, |range| {
-                rec.board().is_some_and(|b| {
-                    let men = u32::from(b.men(Color::White))
-                        + u32::from(b.men(Color::Black));
-                    range.contains(&men)
+                rec.men().is_some_and(|men| {
+                    let total =
+                        men.counts.iter().flatten().map(|&n| u32::from(n));
+                    range.contains(&total.sum())
                 })
             })
     }
@@ -195,13 +194,18 @@ fn status_in(rec: &Record<'_>, allowed: &str) -> bool {
 
 /// Whether the material code of `rec`'s position starts with `code`.
 fn gbr_starts(rec: &Record<'_>, code: &[u8]) -> bool {
-    let Some(board) = rec.board() else { return false };
-    if board.check_material().is_err() {
+    let Some(men) = rec.men() else { return false };
+    if men.check().is_err() {
         return false;
     }
-    let mut buf = Vec::with_capacity(8);
-    gbr::material_code(board, &mut buf);
-    buf.starts_with(code)
+    // `QRBN.PP` on the stack: this runs for every record.
+    let mut full = [b'.'; 7];
+    for (i, kind) in Kind::PIECES.into_iter().enumerate() {
+        full[i] = b'0' + men.digit(kind);
+    }
+    full[5] = b'0' + men.count(Color::White, Kind::Pawn);
+    full[6] = b'0' + men.count(Color::Black, Kind::Pawn);
+    full.starts_with(code)
 }
 
 /// What to do with the selected records.

@@ -5,9 +5,11 @@
 //! anything; a field is decoded, and so copied, only when it holds `\`.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use super::escape;
 use crate::board::Board;
+use crate::gbr::Men;
 use crate::lines::Line;
 
 /// The nine fields of a data line, in order.
@@ -305,7 +307,9 @@ pub struct Record<'a> {
     line: Line<'a>,
     fields: [&'a [u8]; 9],
     shape: Shape,
-    board: Option<Board>,
+    men: Option<Men>,
+    /// Built on first use: most tools need only the men.
+    board: OnceCell<Option<Board>>,
     escapes: bool,
 }
 
@@ -316,10 +320,11 @@ impl<'a> Record<'a> {
         line: Line<'a>,
         fields: [&'a [u8]; 9],
         shape: Shape,
-        board: Option<Board>,
+        men: Option<Men>,
     ) -> Record<'a> {
         let escapes = shape.all() & class::BACKSLASH != 0;
-        Record { line, fields, shape, board, escapes }
+        let board = OnceCell::new();
+        Record { line, fields, shape, men, board, escapes }
     }
 
     /// The [`class`] bits of the special bytes in `field`.
@@ -388,9 +393,17 @@ impl<'a> Record<'a> {
         self.raw(Field::Position)
     }
 
-    /// The board of the position, when it is not empty and parses.
+    /// The men of the position, when it is not empty and parses.
+    pub fn men(&self) -> Option<&Men> {
+        self.men.as_ref()
+    }
+
+    /// The board of the position, when it is not empty and parses. It is
+    /// parsed on the first call.
     pub fn board(&self) -> Option<&Board> {
-        self.board.as_ref()
+        let parse =
+            || self.men.and_then(|_| Board::parse(self.position()).ok());
+        self.board.get_or_init(parse).as_ref()
     }
 
     /// The used source's four subfields.
