@@ -23,4 +23,5 @@ pub mod lines;
 pub mod msg;
 pub mod output;
 pub mod pbi;
+pub mod select;
 pub mod table;

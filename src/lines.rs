@@ -579,6 +579,21 @@ mod tests {
     }
 
     #[test]
+    fn oracle_on_uniformly_random_bytes() {
+        let mut rng = Rng::new(3);
+        for round in 0..200 {
+            let len = rng.below(400);
+            let input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let want = naive(&input);
+            for capacity in (1..=64).chain([4096]) {
+                let sizes = vec![1 + rng.below(9), 1, 1 + rng.below(70)];
+                let rdr = Chunked { data: &input, sizes, next: 0 };
+                assert_eq!(scanned(rdr, capacity), want, "round {round}");
+            }
+        }
+    }
+
+    #[test]
     fn long_lines_grow_the_buffer_once() {
         let mut input = vec![b'x'; 100_000];
         input.extend_from_slice(b"\r\nshort\n");

@@ -307,16 +307,16 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             Column::Gbr => {
                 // Only a board with one king a side and at most 8 pawns a
                 // side has a code (the reader warned about the others).
-                if let Some(board) = rec.board() {
-                    if board.check_material().is_ok() {
-                        gbr::material_code(board, scratch);
+                if let Some(men) = rec.men() {
+                    if men.check().is_ok() {
+                        men.write_code(scratch);
                     }
                 }
                 Cell::Scratch
             }
             Column::Pieces => {
-                if let Some(board) = rec.board() {
-                    gbr::pieces(board, scratch);
+                if let Some(men) = rec.men() {
+                    write_pieces(men, scratch);
                 }
                 Cell::Scratch
             }
@@ -382,6 +382,14 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         }
         Cell::Scratch
     }
+}
+
+/// Appends the men of each side, kings included: `3+3`.
+fn write_pieces(men: &gbr::Men, out: &mut Vec<u8>) {
+    let [white, black] = men.counts.map(|side| side.iter().sum::<u8>());
+    out.extend_from_slice(white.to_string().as_bytes());
+    out.push(b'+');
+    out.extend_from_slice(black.to_string().as_bytes());
 }
 
 /// Writes the items with `write`, separated by `; `.

@@ -318,3 +318,25 @@ fn man_page_names_every_option() {
         assert!(page.contains(column), "man page lacks {column}");
     }
 }
+
+#[test]
+fn sample_collection_converts_without_a_warning() {
+    let dir = Dir::new("sample");
+    let sample = repo_file("samples/problems.pbi");
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "authors,stipulation,gbr"])
+        .arg(&sample)
+        .stdout();
+    let rows: Vec<_> = out.lines().collect();
+    assert_eq!(rows.len(), 41, "header and 40 records");
+    assert!(
+        rows.iter().skip(1).all(|r| !r.ends_with(',')),
+        "every record has a GBR code"
+    );
+    // Two studies whose material every study composer knows: Saavedra's
+    // K+P against K+R, and Reti's K+P against K+P.
+    let saavedra = "\"Barbier, Georges Emile; Saavedra, Fernando\",+,0300.10";
+    assert!(rows.contains(&saavedra), "{rows:?}");
+    assert!(rows.contains(&"\"Réti, Richard\",=,0000.11"), "{rows:?}");
+}

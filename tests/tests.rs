@@ -6,3 +6,4 @@ mod util;
 
 mod gbr_encode;
 mod pbi2csv;
+mod pbi_grep;

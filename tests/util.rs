@@ -59,6 +59,7 @@ impl Drop for Dir {
 pub fn bin(tool: &str) -> &'static str {
     match tool {
         "pbi2csv" => env!("CARGO_BIN_EXE_pbi2csv"),
+        "pbi-grep" => env!("CARGO_BIN_EXE_pbi-grep"),
         "gbr-encode" => env!("CARGO_BIN_EXE_gbr-encode"),
         other => panic!("no binary named {other}"),
     }

@@ -41,6 +41,7 @@ pub use record::{
 };
 
 use crate::board::Board;
+use crate::gbr::Men;
 use crate::lines::{Line, LineEnd};
 use crate::msg::{Diagnostic, Report, Severity};
 
@@ -239,10 +240,10 @@ impl Parser {
         };
         self.check_text(n, line.content(), &fields, &shape);
         self.check_sources(n, &fields, &shape);
-        let board = self.check_position(n, fields[Field::Position as usize]);
+        let men = self.check_position(n, fields[Field::Position as usize]);
         self.check_keymove_status(n, &fields);
         if self.verdict(report) {
-            Some(Record::new(line, fields, shape, board))
+            Some(Record::new(line, fields, shape, men))
         } else {
             None
         }
@@ -337,18 +338,24 @@ impl Parser {
         }
     }
 
-    /// Parses the position; warns if it does not parse, or if it cannot
-    /// have a GBR code.
-    fn check_position(&mut self, n: u64, position: &[u8]) -> Option<Board> {
+    /// Counts the men of the position; warns if it does not parse, or if
+    /// it cannot have a GBR code. The board itself is built only for a
+    /// tool that asks for it ([`Record::board`]).
+    fn check_position(&mut self, n: u64, position: &[u8]) -> Option<Men> {
         if position.is_empty() {
             return None;
         }
-        match Board::parse(position) {
-            Ok(board) => {
-                if let Err(e) = board.check_material() {
+        // Men::scan fails exactly when Board::parse does, which then says
+        // why.
+        let men = Men::scan(position)
+            .ok_or(())
+            .or_else(|()| Board::parse(position).map(|board| Men::of(&board)));
+        match men {
+            Ok(men) => {
+                if let Err(e) = men.check() {
                     self.warn(n, format!("position has no GBR code: {e}"));
                 }
-                Some(board)
+                Some(men)
             }
             Err(e) => {
                 self.warn(n, format!("position kept as text: {e}"));

@@ -5,9 +5,11 @@
 //! anything; a field is decoded, and so copied, only when it holds `\`.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use super::escape;
 use crate::board::Board;
+use crate::gbr::Men;
 use crate::lines::Line;
 
 /// The nine fields of a data line, in order.
@@ -120,7 +122,7 @@ pub fn split(line: &[u8]) -> Split<'_> {
                 let j = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let at = k * 16 + j;
-                state.byte(line, at, CLASS[usize::from(line[at])]);
+                state.byte(at, CLASS[usize::from(line[at])]);
             }
         }
         rest
@@ -128,7 +130,7 @@ pub fn split(line: &[u8]) -> Split<'_> {
     for at in rest..line.len() {
         let c = CLASS[usize::from(line[at])];
         if c != 0 {
-            state.byte(line, at, c);
+            state.byte(at, c);
         }
     }
     state.finish(line)
@@ -142,54 +144,54 @@ pub(crate) fn split_scalar(line: &[u8]) -> Split<'_> {
     for (at, &b) in line.iter().enumerate() {
         let c = CLASS[usize::from(b)];
         if c != 0 {
-            state.byte(line, at, c);
+            state.byte(at, c);
         }
     }
     state.finish(line)
 }
 
 /// Where [`split`] is in a line.
-struct SplitState<'a> {
-    fields: [&'a [u8]; 9],
+struct SplitState {
+    /// `ends[f]` is where field `f` ends: the last special byte seen in
+    /// it, which for fields 0-7 is the colon that closes them.
+    ends: [usize; 9],
     shape: Shape,
     field: usize,
-    start: usize,
 }
 
-impl<'a> SplitState<'a> {
-    fn new() -> SplitState<'a> {
-        SplitState {
-            fields: [b""; 9],
-            shape: Shape::default(),
-            field: 0,
-            start: 0,
-        }
+impl SplitState {
+    fn new() -> SplitState {
+        SplitState { ends: [0; 9], shape: Shape::default(), field: 0 }
     }
 
-    /// Takes the special byte of class `c` at `at`.
+    /// Takes the special byte of class `c` at `at`. No branch: which
+    /// special bytes are colons is not predictable.
     #[inline(always)]
-    fn byte(&mut self, line: &'a [u8], at: usize, c: u8) {
-        if c == class::COLON && self.field < 8 {
-            self.fields[self.field] = &line[self.start..at];
-            self.start = at + 1;
-            self.field += 1;
-        } else {
-            let f = self.field.min(8);
-            self.shape.bits[f] |= c;
-            let pipes = &mut self.shape.pipes[f];
-            *pipes = pipes.saturating_add(u8::from(c == class::PIPE));
-        }
+    fn byte(&mut self, at: usize, c: u8) {
+        let f = self.field;
+        let colon = (c == class::COLON) & (f < 8);
+        self.ends[f] = at;
+        self.shape.bits[f] |= c & (u8::from(colon).wrapping_sub(1));
+        let pipes = &mut self.shape.pipes[f];
+        *pipes = pipes.saturating_add(u8::from(c == class::PIPE));
+        self.field = f + usize::from(colon);
     }
 
-    fn finish(mut self, line: &'a [u8]) -> Split<'a> {
+    fn finish(self, line: &[u8]) -> Split<'_> {
         if self.field < 8 {
             return Split::Short(self.field + 1);
         }
-        self.fields[8] = &line[self.start..];
+        let mut fields: [&[u8]; 9] = [b""; 9];
+        let mut start = 0;
+        for (field, &end) in fields.iter_mut().zip(&self.ends[..8]) {
+            *field = &line[start..end];
+            start = end + 1;
+        }
+        fields[8] = &line[start..];
         if self.shape.bits[8] & class::COLON != 0 {
-            Split::Extra(self.fields, self.shape)
+            Split::Extra(fields, self.shape)
         } else {
-            Split::Exact(self.fields, self.shape)
+            Split::Exact(fields, self.shape)
         }
     }
 }
@@ -305,7 +307,9 @@ pub struct Record<'a> {
     line: Line<'a>,
     fields: [&'a [u8]; 9],
     shape: Shape,
-    board: Option<Board>,
+    men: Option<Men>,
+    /// Built on first use: most tools need only the men.
+    board: OnceCell<Option<Board>>,
     escapes: bool,
 }
 
@@ -316,10 +320,11 @@ impl<'a> Record<'a> {
         line: Line<'a>,
         fields: [&'a [u8]; 9],
         shape: Shape,
-        board: Option<Board>,
+        men: Option<Men>,
     ) -> Record<'a> {
         let escapes = shape.all() & class::BACKSLASH != 0;
-        Record { line, fields, shape, board, escapes }
+        let board = OnceCell::new();
+        Record { line, fields, shape, men, board, escapes }
     }
 
     /// The [`class`] bits of the special bytes in `field`.
@@ -388,9 +393,17 @@ impl<'a> Record<'a> {
         self.raw(Field::Position)
     }
 
-    /// The board of the position, when it is not empty and parses.
+    /// The men of the position, when it is not empty and parses.
+    pub fn men(&self) -> Option<&Men> {
+        self.men.as_ref()
+    }
+
+    /// The board of the position, when it is not empty and parses. It is
+    /// parsed on the first call.
     pub fn board(&self) -> Option<&Board> {
-        self.board.as_ref()
+        let parse =
+            || self.men.and_then(|_| Board::parse(self.position()).ok());
+        self.board.get_or_init(parse).as_ref()
     }
 
     /// The used source's four subfields.

@@ -1,0 +1,337 @@
+//! Selecting PBI records: the work of `pbi-grep`.
+//!
+//! A [`Selector`] holds every test the command line asked for, each regex
+//! built once. A record is selected when every test passes (the general
+//! patterns, each field option, `--status`, `--gbr`, `--pieces`), or,
+//! with `-v`, when not. Regexes match the decoded text of a field; a field
+//! without `\` is matched where it stands, with no copy.
+//!
+//! [`run`] writes the selected records as a PBI file: a BOM, the marker
+//! and comment lines of the first PBI input as read, then each selected
+//! data line byte for byte with its own line end.
+
+use std::io::{self, Read, Write};
+use std::ops::RangeInclusive;
+
+use bstr::ByteSlice;
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::board::{Color, Kind};
+use crate::input::{self, Failure, Source};
+use crate::lines::{LineEnd, LineReader, BOM};
+use crate::msg::Messages;
+use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
+
+/// The fields a field option searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `--author`: each name.
+    Author,
+    /// `--stip`: the stipulation.
+    Stipulation,
+    /// `--source`: each subfield of the used and the referenced sources.
+    Source,
+    /// `--award`: each subfield of each award.
+    Award,
+    /// `--key`: the keymove.
+    Keymove,
+    /// `--comment`: the comment.
+    Comment,
+    /// `--position`: the position as written.
+    Position,
+}
+
+impl Target {
+    /// Every target, in the order `any` text searches them.
+    pub const ALL: [Target; 7] = [
+        Target::Author,
+        Target::Position,
+        Target::Stipulation,
+        Target::Source,
+        Target::Award,
+        Target::Keymove,
+        Target::Comment,
+    ];
+}
+
+/// How patterns are read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PatternOptions {
+    /// `-i`: case-insensitive, Unicode-aware.
+    pub ignore_case: bool,
+    /// `-F`: patterns are fixed strings.
+    pub fixed_strings: bool,
+}
+
+/// Builds one regex matching any of `patterns`.
+///
+/// # Errors
+///
+/// The regex crate's message for a pattern that does not compile.
+pub fn build(
+    patterns: &[String],
+    opts: PatternOptions,
+) -> Result<Regex, regex::Error> {
+    let parts: Vec<String> = patterns
+        .iter()
+        .map(|p| {
+            let p =
+                if opts.fixed_strings { regex::escape(p) } else { p.clone() };
+            format!("(?:{p})")
+        })
+        .collect();
+    RegexBuilder::new(&parts.join("|"))
+        .case_insensitive(opts.ignore_case)
+        .build()
+}
+
+/// Men on the board, kings included: `7`, `..7`, `8..12`, `13..`.
+///
+/// # Errors
+///
+/// A message saying what is wrong with `spec`.
+pub fn parse_range(spec: &str) -> Result<RangeInclusive<u32>, String> {
+    let num = |s: &str| {
+        s.parse::<u32>()
+            .map_err(|_| format!("bad piece count '{s}' in '{spec}'"))
+    };
+    let range = match spec.split_once("..") {
+        None => num(spec).map(|n| n..=n)?,
+        Some(("", "")) => return Err(format!("empty range '{spec}'")),
+        Some(("", hi)) => 0..=num(hi)?,
+        Some((lo, "")) => num(lo)?..=u32::MAX,
+        Some((lo, hi)) => num(lo)?..=num(hi)?,
+    };
+    if range.is_empty() {
+        return Err(format!("empty range '{spec}'"));
+    }
+    Ok(range)
+}
+
+/// Every test a record must pass.
+#[derive(Clone, Debug, Default)]
+pub struct Selector {
+    /// `PATTERN` and `-e`: must match some text of the record.
+    pub any: Option<Regex>,
+    /// Field options, each must match one of its field's texts.
+    pub fields: Vec<(Target, Regex)>,
+    /// `--status`: the allowed values; `Some("")` means empty only.
+    pub status: Option<String>,
+    /// `--gbr`: the material code must start with this.
+    pub gbr: Option<Vec<u8>>,
+    /// `--pieces`: total men on the board, kings included.
+    pub pieces: Option<RangeInclusive<u32>>,
+    /// `-v`: select the records that do not pass.
+    pub invert: bool,
+}
+
+impl Selector {
+    /// Whether `rec` is selected.
+    pub fn selects(&self, rec: &Record<'_>) -> bool {
+        self.passes(rec) != self.invert
+    }
+
+    fn passes(&self, rec: &Record<'_>) -> bool {
+        if let Some(re) = &self.any {
+            if !Target::ALL.iter().any(|&t| texts(rec, t, |s| re.is_match(s)))
+            {
+                return false;
+            }
+        }
+        let fields_pass = self
+            .fields
+            .iter()
+            .all(|(target, re)| texts(rec, *target, |s| re.is_match(s)));
+        fields_pass
+            && self.status.as_ref().map_or(true, |s| status_in(rec, s))
+            && self.gbr.as_ref().map_or(true, |code| gbr_starts(rec, code))
+            && self.pieces.as_ref().map_or(true, |range| {
+                rec.men().is_some_and(|men| {
+                    let total =
+                        men.counts.iter().flatten().map(|&n| u32::from(n));
+                    range.contains(&total.sum())
+                })
+            })
+    }
+}
+
+/// Whether `test` holds for one of the texts of `target` in `rec`.
+fn texts(
+    rec: &Record<'_>,
+    target: Target,
+    mut test: impl FnMut(&[u8]) -> bool,
+) -> bool {
+    let mut subfields =
+        |s: Subfields<'_>| s.raw.iter().any(|r| test(&rec.text(r)));
+    match target {
+        Target::Author => rec.names().any(|name| test(&rec.text(name))),
+        Target::Position => test(rec.position()),
+        Target::Stipulation => test(&rec.decoded(Field::Stipulation)),
+        Target::Keymove => test(&rec.decoded(Field::Keymove)),
+        Target::Comment => test(&rec.decoded(Field::Comment)),
+        Target::Source => {
+            let used = rec.raw(Field::UsedSource);
+            (!used.is_empty() && subfields(rec.used_source()))
+                || rec.references().any(&mut subfields)
+        }
+        Target::Award => rec.awards().any(subfields),
+    }
+}
+
+/// Whether the decoded status is one of the characters of `allowed`, or
+/// empty when `allowed` is.
+fn status_in(rec: &Record<'_>, allowed: &str) -> bool {
+    let status = rec.decoded(Field::Status);
+    if allowed.is_empty() {
+        return status.is_empty();
+    }
+    let mut chars = status.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c != '\u{FFFD}' && allowed.contains(c),
+        _ => false,
+    }
+}
+
+/// Whether the material code of `rec`'s position starts with `code`.
+fn gbr_starts(rec: &Record<'_>, code: &[u8]) -> bool {
+    let Some(men) = rec.men() else { return false };
+    if men.check().is_err() {
+        return false;
+    }
+    // `QRBN.PP` on the stack: this runs for every record.
+    let mut full = [b'.'; 7];
+    for (i, kind) in Kind::PIECES.into_iter().enumerate() {
+        full[i] = b'0' + men.digit(kind);
+    }
+    full[5] = b'0' + men.count(Color::White, Kind::Pawn);
+    full[6] = b'0' + men.count(Color::Black, Kind::Pawn);
+    full.starts_with(code)
+}
+
+/// What to do with the selected records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Write them as a PBI file.
+    Print,
+    /// `-c`: print how many there are.
+    Count,
+    /// `-q`: print nothing, stop at the first.
+    Quiet,
+}
+
+/// Reads every source, writes what `mode` asks for to `out`, and returns
+/// how many records were selected.
+///
+/// # Errors
+///
+/// Only write errors; input problems go to `msgs`.
+pub fn run<W: Write>(
+    selector: &Selector,
+    mode: Mode,
+    strict: bool,
+    sources: &[Source],
+    msgs: &mut Messages,
+    out: W,
+) -> io::Result<u64> {
+    let mut grep =
+        Grep { selector, mode, strict, out, header: false, selected: 0 };
+    input::read_all(sources, msgs, |_, lines, msgs| grep.input(lines, msgs))?;
+    if mode == Mode::Count {
+        writeln!(grep.out, "{}", grep.selected)?;
+    }
+    grep.out.flush()?;
+    Ok(grep.selected)
+}
+
+struct Grep<'s, W> {
+    selector: &'s Selector,
+    mode: Mode,
+    strict: bool,
+    out: W,
+    /// Whether the header of a first PBI input was written.
+    header: bool,
+    selected: u64,
+}
+
+impl<W: Write> Grep<'_, W> {
+    fn input(
+        &mut self,
+        lines: &mut LineReader<Box<dyn Read>>,
+        msgs: &mut Messages,
+    ) -> Result<(), Failure> {
+        let mut parser = Parser::new(pbi::Options { strict: self.strict });
+        // Only the first PBI input's header is written.
+        let first = !self.header;
+        while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            let write = match parser.line(line, msgs) {
+                Some(Item::Marker(line)) if first => {
+                    self.header = true;
+                    self.marker(line.raw(), line.end())
+                }
+                Some(Item::Comment(line)) if first => self.print(line.raw()),
+                Some(Item::Record(rec)) if self.selector.selects(&rec) => {
+                    self.selected += 1;
+                    if self.mode == Mode::Quiet {
+                        return Ok(());
+                    }
+                    self.print(rec.line().raw())
+                }
+                _ if parser.is_rejected() => return Ok(()),
+                _ => Ok(()),
+            };
+            write.map_err(Failure::Write)?;
+        }
+        parser.finish(msgs);
+        Ok(())
+    }
+
+    /// The BOM and the marker line; LF for a marker without a line end.
+    fn marker(&mut self, raw: &[u8], end: LineEnd) -> io::Result<()> {
+        if self.mode != Mode::Print {
+            return Ok(());
+        }
+        self.out.write_all(BOM)?;
+        self.out.write_all(raw)?;
+        if end == LineEnd::None {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn print(&mut self, raw: &[u8]) -> io::Result<()> {
+        if self.mode == Mode::Print {
+            self.out.write_all(raw)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("7"), Ok(7..=7));
+        assert_eq!(parse_range("..7"), Ok(0..=7));
+        assert_eq!(parse_range("8..12"), Ok(8..=12));
+        assert_eq!(parse_range("13.."), Ok(13..=u32::MAX));
+        assert!(parse_range("..").is_err());
+        assert!(parse_range("12..8").is_err());
+        assert!(parse_range("x").is_err());
+        assert!(parse_range("1..x").is_err());
+    }
+
+    #[test]
+    fn fixed_strings_and_case() {
+        let opts = PatternOptions { ignore_case: true, fixed_strings: true };
+        let re = build(&["A.B".into(), "ÖRN".into()], opts).unwrap();
+        assert!(re.is_match(b"xa.by"));
+        assert!(!re.is_match(b"xaxby"));
+        assert!(re.is_match("Björn Örnberg".as_bytes()));
+        let re =
+            build(&["^Sam Loyd$".into()], PatternOptions::default()).unwrap();
+        assert!(re.is_match(b"Sam Loyd"));
+        assert!(!re.is_match(b"Sam Loyd Jr"));
+    }
+}

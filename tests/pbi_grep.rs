@@ -1,0 +1,313 @@
+//! pbi-grep from the command line.
+
+use crate::util::{with_line_end, Dir, LINE_ENDS};
+
+const BOM: &str = "\u{feff}";
+
+const HEADER: &str = "\u{feff}#PBI 1.2\n# Test collection for pbi-grep.\n";
+
+/// Records, one per line, each with something to select it by.
+const RECORDS: [&str; 6] = [
+    "Loyd, Samuel:3r4/8/8/8/8/8/8/K1k5:#2:68|Chess Monthly|1858|12:::Qb7:!:first",
+    "S\\x3at John;Loyd, Samuel:8/8/8/8/8/8/8/K1k5:#3:|Die Schwalbe|1930|:|Chess Monthly|1860|::Sc6:$:",
+    "Kling, Josef:1S6/8/8/8/8/8/8/K1k4R:h#2:1|American Chess\\x3a Nuts|1868|:::::",
+    "Bláthy, Ottó:rsbqkbsr/pppppppp/8/8/8/8/PPPPPPPP/RSBQKBSR:#2:|Magyar Sakkvilág|1916|:|Die Schwalbe|1931|;|Fairy Chess Review||:1|Pr|Good Companion|1917:Qd1:*:ÁRVÍZTŰRŐ tükörfúrógép",
+    "Kubbel, Leonid:6n1/8/2p4P/8/8/r1p3K1/B7/4B1k1:=:|Shakhmaty v SSSR|1925|:::::",
+    "Anonymous::#2:||1900|::::?:no diagram",
+];
+
+fn collection(records: &[&str]) -> String {
+    let mut out = String::from(HEADER);
+    for r in records {
+        out.push_str(r);
+        out.push('\n');
+    }
+    out
+}
+
+fn all() -> String {
+    collection(&RECORDS)
+}
+
+/// The records of a PBI output, without its header.
+fn selected(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with(BOM))
+        .map(String::from)
+        .collect()
+}
+
+fn grep(dir: &Dir, args: &[&str]) -> Vec<String> {
+    let out = dir.command("pbi-grep").args(args).stdin(all()).run();
+    assert!(out.code == 0 || out.code == 1, "{}\n{}", out.code, out.err());
+    selected(&out.out())
+}
+
+fn count(dir: &Dir, args: &[&str]) -> usize {
+    grep(dir, args).len()
+}
+
+#[test]
+fn empty_pattern_reproduces_the_file_with_every_line_end() {
+    let dir = Dir::new("identity");
+    for (name, end) in LINE_ENDS {
+        let file = format!("{name}.pbi");
+        let bytes = with_line_end(&all(), end);
+        dir.create(&file, &bytes);
+        let out =
+            dir.command("pbi-grep").args(["", &file]).run().code(0).quiet();
+        assert_eq!(out.stdout, bytes, "line end {name}");
+    }
+    let mut mixed = String::new();
+    for (i, line) in all().lines().enumerate() {
+        mixed.push_str(line);
+        mixed.push_str(LINE_ENDS[i % 5].1);
+    }
+    dir.create("mixed.pbi", &mixed);
+    let out = dir.command("pbi-grep").args(["", "mixed.pbi"]).run().code(0);
+    assert_eq!(out.stdout, mixed.as_bytes());
+}
+
+#[test]
+fn pattern_and_inverted_pattern_split_the_records() {
+    let dir = Dir::new("split");
+    for pattern in ["Loyd", "Schwalbe", "^#2$", "x", "Kubbel|Kling", "K1k"] {
+        let yes = grep(&dir, &[pattern]);
+        let no = grep(&dir, &["-v", pattern]);
+        let mut both: Vec<String> = yes.iter().chain(&no).cloned().collect();
+        both.sort();
+        let mut want: Vec<String> =
+            RECORDS.iter().map(|r| r.to_string()).collect();
+        want.sort();
+        assert_eq!(both, want, "pattern {pattern}");
+        assert!(yes.iter().all(|r| !no.contains(r)), "pattern {pattern}");
+    }
+}
+
+#[test]
+fn field_options() {
+    let dir = Dir::new("fields");
+    assert_eq!(count(&dir, &["--author", "^Loyd, Samuel$"]), 2);
+    assert_eq!(
+        count(&dir, &["--author", "^Samuel"]),
+        0,
+        "each name is one text"
+    );
+    assert_eq!(
+        count(&dir, &["--author", "S:t"]),
+        1,
+        "decoded before matching"
+    );
+    assert_eq!(count(&dir, &["--stip", "^#2$"]), 3);
+    assert_eq!(
+        count(&dir, &["--source", "^Die Schwalbe$"]),
+        2,
+        "used and referenced"
+    );
+    assert_eq!(count(&dir, &["--source", "^Chess Monthly$"]), 2);
+    assert_eq!(count(&dir, &["--source", "American Chess: Nuts"]), 1);
+    assert_eq!(count(&dir, &["--award", "^Pr$"]), 1);
+    assert_eq!(count(&dir, &["--key", "^S"]), 1);
+    assert_eq!(count(&dir, &["--comment", "diagram"]), 1);
+    assert_eq!(count(&dir, &["--position", "^rsbqkbsr/"]), 1);
+    assert_eq!(count(&dir, &["--position", "1858"]), 0);
+    assert_eq!(count(&dir, &["1858"]), 1, "a PATTERN searches every field");
+}
+
+#[test]
+fn and_or_rules() {
+    let dir = Dir::new("and-or");
+    // The same option twice: either may match.
+    assert_eq!(count(&dir, &["--author", "Kling", "--author", "Kubbel"]), 2);
+    // Different options: all must match.
+    assert_eq!(count(&dir, &["--author", "Loyd", "--stip", "#3"]), 1);
+    assert_eq!(count(&dir, &["--author", "Kling", "--stip", "#3"]), 0);
+    // -e patterns: any may match; with field options, all must.
+    assert_eq!(count(&dir, &["-e", "Kling", "-e", "Kubbel"]), 2);
+    assert_eq!(
+        count(&dir, &["-e", "Kling", "-e", "Kubbel", "--stip", "="]),
+        1
+    );
+    // With -e or a field option every positional argument is a file.
+    let out =
+        dir.command("pbi-grep").args(["-e", "Loyd", "Kling"]).run().code(2);
+    assert!(out.err().contains("pbi-grep: Kling: no such file or directory"));
+}
+
+#[test]
+fn status_gbr_and_pieces() {
+    let dir = Dir::new("status");
+    assert_eq!(count(&dir, &["--status", "!"]), 1);
+    assert_eq!(count(&dir, &["--status", "!$*"]), 3);
+    assert_eq!(count(&dir, &["--status", ""]), 2);
+    assert_eq!(count(&dir, &["--gbr", "4888.88"]), 1);
+    assert_eq!(count(&dir, &["--gbr", "0323"]), 1, "Kubbel is 0323.12");
+    assert_eq!(count(&dir, &["--gbr", "0300.00"]), 1);
+    assert_eq!(count(&dir, &["--gbr", "0"]), 4, "not the empty position");
+    assert_eq!(count(&dir, &["--pieces", "3"]), 1);
+    assert_eq!(count(&dir, &["--pieces", "..3"]), 2);
+    assert_eq!(count(&dir, &["--pieces", "8..12"]), 1);
+    assert_eq!(count(&dir, &["--pieces", "13.."]), 1);
+    // An empty position never matches --gbr or --pieces, so -v has it.
+    let inverted = grep(&dir, &["-v", "--pieces", "0.."]);
+    assert_eq!(inverted, vec![RECORDS[5].to_string()]);
+    for bad in ["4x", "12345", "1.2", ""] {
+        dir.command("pbi-grep")
+            .args(["--gbr", bad])
+            .run()
+            .code(2)
+            .says("is not a GBR code");
+    }
+    dir.command("pbi-grep")
+        .args(["--pieces", "9..3"])
+        .run()
+        .code(2)
+        .says("empty range");
+}
+
+#[test]
+fn ignore_case_non_ascii_and_fixed_strings() {
+    let dir = Dir::new("case");
+    assert_eq!(count(&dir, &["árvíztűrő"]), 0);
+    assert_eq!(count(&dir, &["-i", "árvíztűrő"]), 1);
+    assert_eq!(count(&dir, &["-i", "--author", "BLÁTHY"]), 1);
+    assert_eq!(count(&dir, &["K1k4R"]), 1);
+    assert_eq!(count(&dir, &["-F", "#2"]), 4, "h#2 holds #2");
+    assert_eq!(count(&dir, &["K.k"]), 3);
+    assert_eq!(count(&dir, &["-F", "K.k"]), 0);
+    assert_eq!(count(&dir, &["-F", "-i", "chess monthly"]), 2);
+}
+
+#[test]
+fn count_quiet_and_exit_status() {
+    let dir = Dir::new("count");
+    dir.create("a.pbi", all());
+    dir.create("b.pbi", all());
+    let out =
+        dir.command("pbi-grep").args(["-c", "Loyd", "a.pbi", "b.pbi"]).run();
+    assert_eq!(out.code(0).out(), "4\n");
+    let out = dir.command("pbi-grep").args(["-c", "Nobody", "a.pbi"]).run();
+    assert_eq!(out.code(1).out(), "0\n");
+    let out = dir.command("pbi-grep").args(["-q", "Loyd", "a.pbi"]).run();
+    assert_eq!(out.code(0).out(), "");
+    let out = dir.command("pbi-grep").args(["-q", "Nobody", "a.pbi"]).run();
+    assert_eq!(out.code(1).out(), "");
+    // Nothing selected: the header alone, a valid empty collection.
+    let out = dir.command("pbi-grep").args(["Nobody", "a.pbi"]).run();
+    assert_eq!(out.code(1).out(), HEADER);
+}
+
+#[test]
+fn several_files_missing_file_and_stdin() {
+    let dir = Dir::new("files");
+    dir.create("a.pbi", collection(&RECORDS[..2]));
+    dir.create(
+        "b.pbi",
+        format!("{BOM}#PBI 1.2\n# other header, dropped\n{}\n", RECORDS[2]),
+    );
+    let out = dir
+        .command("pbi-grep")
+        .args(["", "a.pbi", "missing.pbi", "b.pbi"])
+        .run();
+    let out =
+        out.code(2).says("pbi-grep: missing.pbi: no such file or directory");
+    assert_eq!(out.out(), collection(&RECORDS[..3]));
+    let plain =
+        dir.command("pbi-grep").arg("Loyd").stdin(all()).run().code(0).out();
+    let dash = dir
+        .command("pbi-grep")
+        .args(["Loyd", "-"])
+        .stdin(all())
+        .run()
+        .code(0)
+        .out();
+    assert_eq!(plain, dash);
+    assert_eq!(selected(&plain).len(), 2);
+}
+
+#[test]
+fn bad_input_is_reported_and_the_rest_selected() {
+    let dir = Dir::new("bad");
+    let input =
+        format!("{HEADER}{}\nbroken:line\n{}\n", RECORDS[0], RECORDS[2]);
+    let out = dir.command("pbi-grep").arg("").stdin(input).run().code(2);
+    assert_eq!(out.err(), "pbi-grep: <stdin>:4: expected 9 fields, found 2\n");
+    assert_eq!(selected(&out.out()), vec![RECORDS[0], RECORDS[2]]);
+    // Not PBI at all: nothing is written.
+    let out =
+        dir.command("pbi-grep").arg("").stdin("just text\n").run().code(2);
+    assert_eq!(out.out(), "");
+    // A marker without a line end is written with LF.
+    let out =
+        dir.command("pbi-grep").arg("").stdin(format!("{BOM}#PBI 1.2")).run();
+    assert_eq!(out.code(1).out(), format!("{BOM}#PBI 1.2\n"));
+}
+
+#[test]
+fn escapes_and_invalid_utf8_pass_through() {
+    let dir = Dir::new("bytes");
+    let mut input = HEADER.as_bytes().to_vec();
+    input.extend_from_slice(b"M\xfcller:8/8/8/8/8/8/8/K1k5:#2::::::\r\n");
+    let out = dir
+        .command("pbi-grep")
+        .arg("--stip")
+        .arg("#2")
+        .stdin(&input)
+        .run()
+        .code(0);
+    assert!(out.err().contains("warning: invalid UTF-8"));
+    assert_eq!(out.stdout, input);
+}
+
+#[test]
+fn help_version_and_usage_errors() {
+    let dir = Dir::new("usage");
+    let help = dir.command("pbi-grep").arg("--help").stdout();
+    for opt in [
+        "--author",
+        "--stip",
+        "--source",
+        "--award",
+        "--key",
+        "--comment",
+        "--position",
+        "--status",
+        "--gbr",
+        "--pieces",
+        "--ignore-case",
+        "--fixed-strings",
+        "--invert-match",
+        "--count",
+        "--quiet",
+        "--strict",
+    ] {
+        assert!(help.contains(opt), "--help lacks {opt}");
+    }
+    let version = dir.command("pbi-grep").arg("-V").stdout();
+    assert_eq!(version, format!("pbi-grep {}\n", env!("CARGO_PKG_VERSION")));
+    dir.command("pbi-grep")
+        .run()
+        .code(2)
+        .says("a PATTERN or a selection option is needed");
+    dir.command("pbi-grep")
+        .args(["--colour", "x"])
+        .run()
+        .code(2)
+        .says("invalid option '--colour'");
+    dir.command("pbi-grep")
+        .args(["("])
+        .run()
+        .code(2)
+        .says("regex parse error");
+    let page =
+        std::fs::read_to_string(crate::util::repo_file("man/pbi-grep.1"))
+            .unwrap();
+    for word in help.split_whitespace().filter(|w| w.starts_with("--")) {
+        let word = word.trim_end_matches(',');
+        let mdoc = format!("Fl {}", word[1..].replace('-', "\\-"));
+        assert!(
+            page.contains(&mdoc),
+            "man/pbi-grep.1 does not mention {word}"
+        );
+    }
+}
