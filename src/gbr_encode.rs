@@ -223,14 +223,25 @@ impl Job {
         let Some(pbi::Item::Record(rec)) = item else {
             return Ok(());
         };
-        let Some(board) = rec.board() else {
+        let Some(men) = rec.men() else {
             return Ok(());
         };
-        if board.check_material().is_err() {
+        if men.check().is_err() {
             return Ok(());
         }
         self.buf.clear();
-        if self.encode_board(board, ToMove::Unknown, rec.number(), report) {
+        let done = match (self.form, rec.board()) {
+            (Form::Code, _) => {
+                men.write_code(&mut self.buf);
+                true
+            }
+            (_, Some(board)) => {
+                self.encode_board(board, ToMove::Unknown, rec.number(), report)
+            }
+            // Men were counted, so the board parses: not reached.
+            (_, None) => false,
+        };
+        if done {
             self.write(rec.line().content(), out)?;
         }
         Ok(())
