@@ -1,0 +1,554 @@
+//! Filtering one game for one player (FORMATS.md, Kriegspiel PGN points
+//! 5 to 8).
+//!
+//! The game's bytes are copied as read, except for the items that are
+//! hidden or changed:
+//!
+//! - each opponent move becomes `??`; in its Kriegspiel comment the
+//!   illegal attempts become their count and the free text goes;
+//! - the opponent's other comments, NAGs and glyphs go, and every
+//!   variation;
+//! - the `Filtered` tag names the player (added after the rules tag when
+//!   missing), and with `--plies` the Result tag becomes `*`.
+//!
+//! White space around a removed item: the blanks before it on its line go
+//! with it; when it is the first item on its line, the indentation stays
+//! and the blanks after it go instead; a line left empty by removals goes
+//! with its line end. A line that was blank in the input stays.
+
+use super::comment::{self, Illegal, KComment};
+use super::game::{Game, LineSpan};
+use super::token::{self, Kind, Token};
+use super::Side;
+use crate::msg::Diagnostic;
+
+/// What to do with each game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The player whose view is written.
+    pub player: Side,
+    /// Keep only this many half-moves.
+    pub plies: Option<u64>,
+    /// Keep the comments of the opponent's moves.
+    pub keep_comments: bool,
+}
+
+/// Writes `game` as `config.player` saw it to the end of `out`.
+///
+/// # Errors
+///
+/// What makes the game impossible to filter, at its line: a broken
+/// Kriegspiel comment, a move number that contradicts the side to move, a
+/// move after the termination marker, a game already filtered for the
+/// other player. `out` then holds part of the game.
+pub fn filter(
+    game: &Game,
+    config: &Config,
+    out: &mut Vec<u8>,
+) -> Result<(), Diagnostic> {
+    let hide = !already_filtered(game, config.player)?;
+    let cut = config.plies.and_then(|n| cut_at(game.tokens(), n));
+    let mut emit = Emitter::new(game, out);
+    tags(game, config, hide, cut.is_some(), &mut emit);
+    let end = cut.unwrap_or(game.tokens().len());
+    let mut walk = Walk::new(game, config, hide);
+    for tok in &game.tokens()[..end] {
+        walk.token(tok, &mut emit)?;
+    }
+    match cut {
+        Some(at) => emit.cut(&game.tokens()[at]),
+        None => emit.copy_to(game.bytes().len()),
+    }
+    Ok(())
+}
+
+/// Whether the game is already filtered for `player`. A game filtered
+/// for the other player is an error: what was hidden is lost.
+fn already_filtered(game: &Game, player: Side) -> Result<bool, Diagnostic> {
+    let Some(tag) = game.tag("Filtered") else { return Ok(false) };
+    let value = game.text(tag.value.clone());
+    let line = game.lines()[tag.line].number;
+    let side = if value.eq_ignore_ascii_case(b"white") {
+        Side::White
+    } else if value.eq_ignore_ascii_case(b"black") {
+        Side::Black
+    } else if value.eq_ignore_ascii_case(b"no") || value.is_empty() {
+        return Ok(false);
+    } else {
+        let shown = String::from_utf8_lossy(value);
+        return Err(Diagnostic::error(
+            line,
+            format!("unknown Filtered value '{shown}'"),
+        ));
+    };
+    if side != player {
+        let message = format!("game is already filtered for {}", side.name());
+        return Err(Diagnostic::error(line, message));
+    }
+    Ok(true)
+}
+
+/// The index of the first token dropped when only `plies` half-moves are
+/// kept: the move number of the next move if it has one, else that move.
+/// `None` if the game has no more half-moves than that.
+fn cut_at(tokens: &[Token], plies: u64) -> Option<usize> {
+    let (mut depth, mut moves, mut number) = (0u32, 0u64, None);
+    for (i, tok) in tokens.iter().enumerate() {
+        match tok.kind {
+            Kind::VarStart => depth += 1,
+            Kind::VarEnd => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            Kind::MoveNumber(_) if number.is_none() => number = Some(i),
+            Kind::San | Kind::Hidden if moves == plies => {
+                return Some(number.unwrap_or(i))
+            }
+            Kind::San | Kind::Hidden => {
+                moves += 1;
+                number = None;
+            }
+            Kind::End => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Writes the tag section: the Filtered value set or its tag added, the
+/// Result value `*` when the game is cut.
+fn tags(
+    game: &Game,
+    config: &Config,
+    hide: bool,
+    cut: bool,
+    emit: &mut Emitter<'_>,
+) {
+    let filtered = game.tag("Filtered");
+    let result = game.tag("Result");
+    let player = config.player.name().as_bytes();
+    let rules = game.tag("Rules").or_else(|| game.tag("Variant"));
+    let mut insert_after = match (hide, filtered) {
+        (true, None) => rules.or(game.tags().last()).map(|t| t.line),
+        _ => None,
+    };
+    for tag in game.tags() {
+        if let Some(line) = insert_after.filter(|&l| l < tag.line) {
+            emit.insert_line_after(line, player);
+            insert_after = None;
+        }
+        if hide && Some(tag) == filtered {
+            emit.replace_span(tag.value.clone(), player);
+        } else if cut && Some(tag) == result {
+            emit.replace_span(tag.value.clone(), b"*");
+        }
+    }
+    if let Some(line) = insert_after {
+        emit.insert_line_after(line, player);
+    } else if hide && game.tags().is_empty() {
+        if let Some(first) = game.tokens().first() {
+            emit.insert_before_movetext(first, player);
+        }
+    }
+}
+
+/// The state of the walk through the movetext.
+struct Walk<'g> {
+    game: &'g Game,
+    player: Side,
+    keep_comments: bool,
+    hide: bool,
+    to_move: Side,
+    /// Whose move the comments, NAGs and glyphs being read belong to.
+    owner: Option<Side>,
+    /// Whether the last move already had its Kriegspiel comment.
+    kcomment: bool,
+    depth: u32,
+    ended: bool,
+}
+
+impl<'g> Walk<'g> {
+    fn new(game: &'g Game, config: &Config, hide: bool) -> Walk<'g> {
+        Walk {
+            game,
+            player: config.player,
+            keep_comments: config.keep_comments,
+            hide,
+            to_move: first_to_move(game),
+            owner: None,
+            kcomment: false,
+            depth: 0,
+            ended: false,
+        }
+    }
+
+    fn token(
+        &mut self,
+        tok: &Token,
+        emit: &mut Emitter<'_>,
+    ) -> Result<(), Diagnostic> {
+        if !self.hide {
+            emit.keep(tok);
+            return Ok(());
+        }
+        let theirs = self.owner == Some(self.player.opponent());
+        match tok.kind {
+            Kind::VarStart => self.depth += 1,
+            Kind::VarEnd => self.depth -= 1,
+            _ if self.depth > 0 => {}
+            Kind::MoveNumber(side) => return self.number(tok, side, emit),
+            Kind::San | Kind::Hidden => return self.a_move(tok, emit),
+            Kind::Glyph | Kind::Nag if theirs => {}
+            Kind::Comment => return self.comment(tok, theirs, emit),
+            Kind::LineComment | Kind::Escape
+                if theirs && !self.keep_comments => {}
+            Kind::End => {
+                self.ended = true;
+                emit.keep(tok);
+                return Ok(());
+            }
+            _ => {
+                emit.keep(tok);
+                return Ok(());
+            }
+        }
+        emit.remove(tok);
+        Ok(())
+    }
+
+    fn number(
+        &mut self,
+        tok: &Token,
+        side: Option<Side>,
+        emit: &mut Emitter<'_>,
+    ) -> Result<(), Diagnostic> {
+        if side.is_some_and(|s| s != self.to_move) {
+            let shown =
+                String::from_utf8_lossy(self.game.text(tok.start..tok.end));
+            let message = format!(
+                "move number '{shown}' but {} is to move",
+                self.to_move.name()
+            );
+            return Err(Diagnostic::error(tok.line, message));
+        }
+        emit.keep(tok);
+        Ok(())
+    }
+
+    fn a_move(
+        &mut self,
+        tok: &Token,
+        emit: &mut Emitter<'_>,
+    ) -> Result<(), Diagnostic> {
+        if self.ended {
+            let message = "move after the termination marker";
+            return Err(Diagnostic::error(tok.line, message));
+        }
+        let side = self.to_move;
+        self.to_move = side.opponent();
+        self.owner = Some(side);
+        self.kcomment = false;
+        if side == self.player || tok.kind == Kind::Hidden {
+            emit.keep(tok);
+        } else {
+            emit.replace(tok, b"??");
+        }
+        Ok(())
+    }
+
+    fn comment(
+        &mut self,
+        tok: &Token,
+        theirs: bool,
+        emit: &mut Emitter<'_>,
+    ) -> Result<(), Diagnostic> {
+        let text = self.game.text(tok.start..tok.end);
+        let k = match comment::parse(text) {
+            None if theirs && !self.keep_comments => {
+                emit.remove(tok);
+                return Ok(());
+            }
+            None => {
+                emit.keep(tok);
+                return Ok(());
+            }
+            Some(parsed) => {
+                parsed.map_err(|m| Diagnostic::error(tok.line, m))?
+            }
+        };
+        let fail = |m: &str| Err(Diagnostic::error(tok.line, m));
+        if self.owner.is_none() {
+            return fail("kriegspiel comment before the first move");
+        }
+        if self.kcomment {
+            return fail("second kriegspiel comment for one move");
+        }
+        self.kcomment = true;
+        if theirs {
+            emit.kcomment(tok, &k, self.keep_comments);
+        } else {
+            emit.keep(tok);
+        }
+        Ok(())
+    }
+}
+
+/// The side to move first: Black if the FEN tag says so, else White.
+fn first_to_move(game: &Game) -> Side {
+    let Some(tag) = game.tag("FEN") else { return Side::White };
+    let fen = game.text(tag.value.clone());
+    let mut fields = fen.split(|&b| b == b' ').filter(|f| !f.is_empty());
+    match fields.nth(1) {
+        Some(b"b") => Side::Black,
+        _ => Side::White,
+    }
+}
+
+/// Writes a game's bytes to `out`, copying what is kept as read and
+/// handling the white space around what is removed.
+struct Emitter<'a> {
+    buf: &'a [u8],
+    lines: &'a [LineSpan],
+    out: &'a mut Vec<u8>,
+    /// Input copied or skipped up to here.
+    cur: usize,
+    /// The line holding `cur`.
+    li: usize,
+    /// Where the current output line starts in `out`.
+    line_out: usize,
+    /// Something was kept on the current output line.
+    kept: bool,
+    /// Something was removed on the current output line.
+    removed: bool,
+    /// Skip the white space at the start of the next gap.
+    eat: bool,
+    /// The end in `out` of the last movetext item kept, and the line
+    /// it ended on.
+    last_kept: Option<(usize, usize)>,
+}
+
+impl<'a> Emitter<'a> {
+    fn new(game: &'a Game, out: &'a mut Vec<u8>) -> Emitter<'a> {
+        let line_out = out.len();
+        Emitter {
+            buf: game.bytes(),
+            lines: game.lines(),
+            out,
+            cur: 0,
+            li: 0,
+            line_out,
+            kept: false,
+            removed: false,
+            eat: false,
+            last_kept: None,
+        }
+    }
+
+    /// Copies the input up to `pos`, line ends included, dropping a line
+    /// that removals left empty.
+    fn copy_to(&mut self, pos: usize) {
+        while self.cur < pos {
+            let line = self.lines[self.li];
+            if self.cur < line.content_end {
+                let stop = pos.min(line.content_end);
+                let mut from = self.cur;
+                if self.eat {
+                    from = token::skip_space(self.buf, from, stop);
+                    self.eat = false;
+                }
+                self.out.extend_from_slice(&self.buf[from..stop]);
+                self.cur = stop;
+            } else {
+                self.end_line(line);
+                self.cur = line.end;
+                self.li += 1;
+            }
+        }
+    }
+
+    fn end_line(&mut self, line: LineSpan) {
+        let rest = &self.out[self.line_out..];
+        let blank = token::skip_space(rest, 0, rest.len()) == rest.len();
+        if self.removed && !self.kept && blank {
+            self.out.truncate(self.line_out);
+        } else {
+            let end = &self.buf[line.content_end..line.end];
+            self.out.extend_from_slice(end);
+        }
+        self.line_out = self.out.len();
+        self.kept = false;
+        self.removed = false;
+        self.eat = false;
+    }
+
+    /// Moves past the input up to `end`, the end of an item.
+    fn skip_to(&mut self, end: usize) {
+        self.cur = end;
+        while self.lines[self.li].content_end < end {
+            self.li += 1;
+        }
+    }
+
+    fn keep(&mut self, tok: &Token) {
+        self.copy_to(tok.start);
+        let start_line = self.li;
+        self.out.extend_from_slice(&self.buf[tok.start..tok.end]);
+        self.skip_to(tok.end);
+        if self.li != start_line {
+            let line_start = self.lines[self.li].start;
+            self.line_out = self.out.len() - (tok.end - line_start);
+        }
+        self.kept_item();
+    }
+
+    fn replace(&mut self, tok: &Token, with: &[u8]) {
+        self.copy_to(tok.start);
+        self.out.extend_from_slice(with);
+        self.skip_to(tok.end);
+        self.kept_item();
+    }
+
+    fn kept_item(&mut self) {
+        self.kept = true;
+        self.last_kept = Some((self.out.len(), self.li));
+    }
+
+    fn remove(&mut self, tok: &Token) {
+        self.copy_to(tok.start);
+        if self.kept {
+            let floor = self.last_kept.map_or(0, |k| k.0).max(self.line_out);
+            let keep = trim_end(&self.out[floor..]) + floor;
+            self.out.truncate(keep);
+        } else {
+            self.eat = true;
+        }
+        self.removed = true;
+        self.skip_to(tok.end);
+    }
+
+    /// Writes an opponent's Kriegspiel comment: announcements kept,
+    /// attempts counted, free text dropped unless `keep_text`.
+    fn kcomment(&mut self, tok: &Token, k: &KComment, keep_text: bool) {
+        self.copy_to(tok.start);
+        let c = &self.buf[tok.start..tok.end];
+        let out = &mut *self.out;
+        out.push(b'{');
+        out.extend_from_slice(&c[k.lead.clone()]);
+        out.push(b'(');
+        out.extend_from_slice(&c[k.response.clone()]);
+        out.push(b':');
+        match k.attempts {
+            Illegal::Attempts(n) => {
+                out.extend_from_slice(n.to_string().as_bytes())
+            }
+            Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
+        }
+        out.push(b')');
+        if keep_text {
+            out.extend_from_slice(&c[k.text.clone()]);
+        }
+        out.extend_from_slice(&c[k.trail.clone()]);
+        out.push(b'}');
+        self.skip_to(tok.end);
+        self.kept_item();
+    }
+
+    /// Replaces the value at `span` (in the tag section).
+    fn replace_span(&mut self, span: std::ops::Range<usize>, with: &[u8]) {
+        self.copy_to(span.start);
+        self.out.extend_from_slice(with);
+        self.skip_to(span.end);
+    }
+
+    /// Adds `[Filtered "<player>"]` after line `li`, indented and ended
+    /// like it.
+    fn insert_line_after(&mut self, li: usize, player: &[u8]) {
+        let line = self.lines[li];
+        self.copy_to(line.end);
+        let mut end = &self.buf[line.content_end..line.end];
+        if end.is_empty() {
+            // The line before has no line end (the input ends there):
+            // give it one, like the nearest line that has one.
+            end = self.any_line_end(li);
+            self.out.extend_from_slice(end);
+        }
+        let indent = token::skip_space(self.buf, line.start, line.content_end);
+        self.out.extend_from_slice(&self.buf[line.start..indent]);
+        self.filtered_tag(player);
+        if line.end != line.content_end {
+            self.out.extend_from_slice(end);
+        }
+        self.line_out = self.out.len();
+    }
+
+    /// A game without tag pairs gets `[Filtered "<player>"]` and a blank
+    /// line before its movetext.
+    fn insert_before_movetext(&mut self, first: &Token, player: &[u8]) {
+        let li =
+            self.lines.iter().position(|l| l.end > first.start).unwrap_or(0);
+        let line = self.lines[li];
+        self.copy_to(line.start);
+        let end = self.any_line_end(li);
+        self.filtered_tag(player);
+        self.out.extend_from_slice(end);
+        self.out.extend_from_slice(end);
+        self.line_out = self.out.len();
+    }
+
+    fn filtered_tag(&mut self, player: &[u8]) {
+        self.out.extend_from_slice(b"[Filtered \"");
+        self.out.extend_from_slice(player);
+        self.out.extend_from_slice(b"\"]");
+    }
+
+    /// The line end of line `li`, or of the nearest line before it that
+    /// has one, or LF.
+    fn any_line_end(&self, li: usize) -> &'a [u8] {
+        self.lines[..=li]
+            .iter()
+            .rev()
+            .map(|l| &self.buf[l.content_end..l.end])
+            .find(|e| !e.is_empty())
+            .unwrap_or(b"\n")
+    }
+
+    /// Ends a game cut before `next`: ` *` after the last item kept, the
+    /// line end of its line, then the blank lines that end the game.
+    fn cut(&mut self, next: &Token) {
+        let li = match self.last_kept {
+            Some((at, li)) => {
+                self.out.truncate(at);
+                self.out.extend_from_slice(b" *");
+                li
+            }
+            None => {
+                let li = self.lines.iter().position(|l| l.end > next.start);
+                let li = li.unwrap_or(0);
+                self.copy_to(self.lines[li].start);
+                self.out.push(b'*');
+                li
+            }
+        };
+        let line = self.lines[li];
+        self.out.extend_from_slice(&self.buf[line.content_end..line.end]);
+        let blank = |l: &&LineSpan| {
+            token::skip_space(self.buf, l.start, l.content_end)
+                == l.content_end
+        };
+        let trailing = self.lines[li + 1..].iter().rev().take_while(blank);
+        if let Some(first) = trailing.last() {
+            self.out.extend_from_slice(&self.buf[first.start..]);
+        }
+    }
+}
+
+/// The length of `s` without its trailing blanks (space, tab, VT, FF,
+/// U+00A0).
+fn trim_end(s: &[u8]) -> usize {
+    let mut n = s.len();
+    loop {
+        match s[..n] {
+            [.., b' ' | b'\t' | 0x0B | 0x0C] => n -= 1,
+            [.., 0xC2, 0xA0] => n -= 2,
+            _ => return n,
+        }
+    }
+}
