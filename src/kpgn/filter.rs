@@ -552,3 +552,203 @@ fn trim_end(s: &[u8]) -> usize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kpgn::game::GameReader;
+
+    fn config(player: Side, plies: Option<u64>, keep: bool) -> Config {
+        Config { player, plies, keep_comments: keep }
+    }
+
+    fn run(input: &str, config: &Config) -> Result<String, Diagnostic> {
+        let mut rdr = GameReader::new(input.as_bytes());
+        let mut out = vec![];
+        while let Some(game) = rdr.next_game().unwrap() {
+            if let Some(error) = game.error() {
+                return Err(error.clone());
+            }
+            if game.is_game() {
+                filter(game, config, &mut out)?;
+            } else {
+                out.extend_from_slice(game.bytes());
+            }
+        }
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    fn white(input: &str) -> String {
+        run(input, &config(Side::White, None, false)).unwrap()
+    }
+
+    fn error(input: &str, config: &Config) -> (u64, String) {
+        let d = run(input, config).unwrap_err();
+        (d.line, d.message)
+    }
+
+    #[test]
+    fn removed_items_take_the_blanks_before_them() {
+        let input = "[A \"1\"]\n1. e4 e5 $1 {free} 2. d4 d5!? \
+                     (2... c5 3. c4) ; note\n";
+        let want = "[A \"1\"]\n[Filtered \"white\"]\n1. e4 ?? 2. d4 ??\n";
+        assert_eq!(white(input), want);
+    }
+
+    #[test]
+    fn first_items_on_a_line_take_the_blanks_after_them() {
+        let input = "[A \"1\"]\n1. e4 e5\n  {free\ncomment}\n  $2 2. d4\n\n";
+        let want = "[A \"1\"]\n[Filtered \"white\"]\n1. e4 ??\n  2. d4\n\n";
+        assert_eq!(white(input), want);
+    }
+
+    #[test]
+    fn variations_go_for_both_sides() {
+        let input = "[A \"1\"]\n1. e4 (1. d4\n  d5) e5 (1... c5) 2. d4 *\n";
+        let want = "[A \"1\"]\n[Filtered \"white\"]\n1. e4\n  ?? 2. d4 *\n";
+        assert_eq!(white(input), want);
+    }
+
+    #[test]
+    fn own_moves_stay_exactly() {
+        let input = "[A \"1\"]\n1. e4!? $3 {(CF:Ke2,Qh5) my note} ; mine\n\
+                     1... e5?? $4 {(Xe4:f6) theirs} {more} ; theirs\n";
+        let want = "[A \"1\"]\n[Filtered \"white\"]\n\
+                    1. e4!? $3 {(CF:Ke2,Qh5) my note} ; mine\n\
+                    1... ?? {(Xe4:1)}\n";
+        assert_eq!(white(input), want);
+        let kept = run(input, &config(Side::White, None, true)).unwrap();
+        let want = "[A \"1\"]\n[Filtered \"white\"]\n\
+                    1. e4!? $3 {(CF:Ke2,Qh5) my note} ; mine\n\
+                    1... ?? {(Xe4:1) theirs} {more} ; theirs\n";
+        assert_eq!(kept, want);
+    }
+
+    #[test]
+    fn space_inside_kriegspiel_comments_stays() {
+        let input = "[A \"1\"]\n1. e4 { (:) } e5 { (CS:d6,d5) hm }\n";
+        let want =
+            "[A \"1\"]\n[Filtered \"white\"]\n1. e4 { (:) } ?? { (CS:2) }\n";
+        assert_eq!(white(input), want);
+    }
+
+    #[test]
+    fn filtered_tag_replaced_or_added_after_the_rules_tag() {
+        let input = "[Filtered \"no\"]\n1. e4 *\n";
+        assert_eq!(white(input), "[Filtered \"white\"]\n1. e4 *\n");
+        let input =
+            "\u{a0} [Rules \"Kriegspiel (Berkeley)\"]\r\n[X \"y\"]\r\n\
+                     \r\n1. e4 *\r\n";
+        let want = "\u{a0} [Rules \"Kriegspiel (Berkeley)\"]\r\n\
+                    \u{a0} [Filtered \"white\"]\r\n\
+                    [X \"y\"]\r\n\r\n1. e4 *\r\n";
+        assert_eq!(white(input), want);
+        let input = "[A \"1\"] [Variant \"Kriegspiel\"] [B \"2\"]\u{2028}*";
+        let want = "[A \"1\"] [Variant \"Kriegspiel\"] [B \"2\"]\u{2028}\
+                    [Filtered \"white\"]\u{2028}*";
+        assert_eq!(white(input), want);
+    }
+
+    #[test]
+    fn filtered_tag_for_games_without_tags_or_line_ends() {
+        assert_eq!(white("[A \"1\"]"), "[A \"1\"]\n[Filtered \"white\"]");
+        assert_eq!(
+            white("\n1. e4 e5 *\r"),
+            "\n[Filtered \"white\"]\r\r1. e4 ?? *\r"
+        );
+    }
+
+    #[test]
+    fn plies_cut_the_game_and_set_the_result() {
+        let input = "[Result \"1-0\"]\n\n1. e4 e5\n2. d4 {x} 1-0\n";
+        let cut =
+            |n| run(input, &config(Side::White, Some(n), false)).unwrap();
+        let head = "[Result \"*\"]\n[Filtered \"white\"]\n\n";
+        assert_eq!(cut(0), format!("{head}*\n"));
+        assert_eq!(cut(1), format!("{head}1. e4 *\n"));
+        assert_eq!(cut(2), format!("{head}1. e4 ?? *\n"));
+        assert_eq!(cut(3), white(input));
+        assert!(cut(3).contains("[Result \"1-0\"]"));
+    }
+
+    #[test]
+    fn plies_keep_the_blank_lines_that_end_a_game() {
+        let input = "[A \"1\"]\n1. e4 e5 2. d4\n\n\n[B \"2\"]\n1. c4 *\n";
+        let got = run(input, &config(Side::Black, Some(1), false)).unwrap();
+        let want = "[A \"1\"]\n[Filtered \"black\"]\n1. ?? *\n\n\n\
+                    [B \"2\"]\n[Filtered \"black\"]\n1. ?? *\n";
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn black_may_move_first() {
+        let input =
+            "[FEN \"8/8/8/8/8/8/8/k6K b - - 0 1\"]\n1... Ka2 2. Kg2 *\n";
+        assert!(white(input).ends_with("\n1... ?? 2. Kg2 *\n"));
+    }
+
+    #[test]
+    fn hidden_moves_and_counts_stay() {
+        let input = "[Filtered \"no\"]\n1. ?? {(:3)} e5 {(:)}\n";
+        let got = run(input, &config(Side::Black, None, false)).unwrap();
+        assert_eq!(got, "[Filtered \"black\"]\n1. ?? {(:3)} e5 {(:)}\n");
+    }
+
+    #[test]
+    fn filtered_games() {
+        let input = "[Filtered \"White\"]\n1. e4 {(:)} e5!! {x} *\n";
+        assert_eq!(white(input), input);
+        let black = config(Side::Black, None, false);
+        let want = (1, "game is already filtered for white".to_string());
+        assert_eq!(error(input, &black), want);
+        let input = "[Filtered \"maybe\"]\n*\n";
+        let want = (1, "unknown Filtered value 'maybe'".to_string());
+        assert_eq!(error(input, &black), want);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let w = config(Side::White, None, false);
+        let cases = [
+            (
+                "[A \"1\"]\n{(:)} 1. e4",
+                2,
+                "kriegspiel comment before the first move",
+            ),
+            (
+                "[A \"1\"]\n1. e4\n{(:)} {(:)}",
+                3,
+                "second kriegspiel comment for one move",
+            ),
+            (
+                "[A \"1\"]\n1. e4 {(:)} e5\n{(Xe4)}",
+                3,
+                "kriegspiel comment without ':'",
+            ),
+            (
+                "[A \"1\"]\n1. e4 e5\n2... d5",
+                3,
+                "move number '2...' but white is to move",
+            ),
+            (
+                "[A \"1\"]\n1. e4 1-0 e5",
+                2,
+                "move after the termination marker",
+            ),
+        ];
+        for (input, line, message) in cases {
+            assert_eq!(
+                error(input, &w),
+                (line, message.to_string()),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn trim_end_stops_at_text() {
+        assert_eq!(trim_end(b"ab \t\xC2\xA0 "), 2);
+        assert_eq!(trim_end(b"\xA0"), 1);
+        assert_eq!(trim_end(b""), 0);
+    }
+}
