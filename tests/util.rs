@@ -58,7 +58,11 @@ impl Drop for Dir {
 /// The path of a tool binary built by cargo.
 pub fn bin(tool: &str) -> &'static str {
     match tool {
-        "pbi2csv" => env!("CARGO_BIN_EXE_pbi2csv"),
+        // Only the tools of this branch are built here: a tool that is
+        // not is looked up when it is run, not when the tests compile.
+        "pbi2csv" => option_env!("CARGO_BIN_EXE_pbi2csv")
+            .unwrap_or_else(|| panic!("pbi2csv is not built")),
+        "kpgn-filter" => env!("CARGO_BIN_EXE_kpgn-filter"),
         other => panic!("no binary named {other}"),
     }
 }
@@ -107,7 +111,11 @@ impl Output {
     /// Panics unless stderr is empty.
     pub fn quiet(self) -> Output {
         if !self.stderr.is_empty() {
-            panic!("\n{}\nexpected no stderr\n{}", self.shown, self.describe());
+            panic!(
+                "\n{}\nexpected no stderr\n{}",
+                self.shown,
+                self.describe()
+            );
         }
         self
     }

@@ -6,11 +6,17 @@
 //! in it is sorted (tag pairs or movetext) and tokenized, so that the
 //! reader knows where the game ends:
 //!
-//! - at the end of the line holding its termination marker (or of the
-//!   line where a `{` comment opened after the marker closes);
+//! - after its termination marker: the blank lines that follow the
+//!   marker's line (or the line where a `{` comment opened after the
+//!   marker closes) still belong to it, the next line that is not blank
+//!   starts the next game;
 //! - where the next tag section starts: a line whose first non-blank
 //!   byte is `[`, after movetext;
 //! - at the end of the input.
+//!
+//! So a game owns the blank lines that separate it from the next one,
+//! with or without a marker, and a game left out for an error takes them
+//! with it.
 //!
 //! A `{` comment never runs across a line that parses as tag pairs: such
 //! a line starts the next game, and the comment is reported as
@@ -145,8 +151,6 @@ enum Phase {
 enum Step {
     /// The line was added; the game goes on.
     Continue,
-    /// The line was added and ends the game.
-    Complete,
     /// The line starts the next game and was not added.
     Boundary,
 }
@@ -157,6 +161,8 @@ struct Builder {
     game: Game,
     lexer: Lexer,
     phase: Phase,
+    /// The termination marker has been read: only blank lines follow.
+    ended: bool,
 }
 
 impl Builder {
@@ -164,11 +170,15 @@ impl Builder {
         self.game.clear();
         self.lexer = Lexer::new();
         self.phase = Phase::Prefix;
+        self.ended = false;
     }
 
     /// Adds the line `raw`, whose content is its first `len` bytes.
     fn add(&mut self, raw: &[u8], len: usize, number: u64) -> Step {
         let first = token::skip_space(raw, 0, len);
+        if self.ended && first < len {
+            return Step::Boundary;
+        }
         let tag_line = first < len && raw[first] == b'[';
         if tag_line && self.phase == Phase::Movetext {
             if !self.lexer.in_comment() {
@@ -210,11 +220,8 @@ impl Builder {
         let mut sink =
             Sink { tokens: &mut game.tokens, error: &mut game.error };
         self.lexer.line(&game.buf, start, start + len, number, &mut sink);
-        if self.lexer.terminated() && !self.lexer.in_comment() {
-            Step::Complete
-        } else {
-            Step::Continue
-        }
+        self.ended = self.lexer.terminated() && !self.lexer.in_comment();
+        Step::Continue
     }
 
     fn finish(&mut self) {
@@ -304,6 +311,7 @@ impl<R: Read> GameReader<R> {
                 game: Game::default(),
                 lexer: Lexer::new(),
                 phase: Phase::Prefix,
+                ended: false,
             },
             carry: Vec::new(),
             carried: None,
@@ -326,7 +334,6 @@ impl<R: Read> GameReader<R> {
             let len = line.content().len();
             match self.builder.add(line.raw(), len, line.number()) {
                 Step::Continue => {}
-                Step::Complete => break,
                 Step::Boundary => {
                     self.carry.clear();
                     self.carry.extend_from_slice(line.raw());
@@ -369,8 +376,8 @@ mod tests {
         assert_eq!(
             texts(input),
             [
-                "[A \"1\"]\n\n1. e4 e5 1-0\n",
-                "\n[B \"2\"]\n1. d4\n",
+                "[A \"1\"]\n\n1. e4 e5 1-0\n\n",
+                "[B \"2\"]\n1. d4\n",
                 "[C \"3\"]\n\n1. c4 *",
             ]
         );
@@ -431,7 +438,7 @@ mod tests {
         while let Some(game) = rdr.next_game().unwrap() {
             seen.push(game.is_game());
         }
-        assert_eq!(seen, [false, true, false]);
+        assert_eq!(seen, [false, true]);
     }
 
     #[test]
@@ -458,7 +465,7 @@ mod tests {
         while rdr.next_game().unwrap().is_some() {
             n += 1;
         }
-        assert_eq!(n, 20_001);
+        assert_eq!(n, 20_000);
         assert!(rdr.builder.game.buf.capacity() < 1024);
     }
 }
