@@ -80,10 +80,10 @@ pub fn parse(c: &[u8]) -> Option<Result<KComment, String>> {
 }
 
 fn parse_from(c: &[u8], open: usize, end: usize) -> Result<KComment, String> {
-    let close = memchr::memchr(b')', &c[open..end])
+    let close = token::find(b')', &c[open..end])
         .map(|i| open + i)
         .ok_or("kriegspiel comment without ')'")?;
-    let colon = memchr::memchr(b':', &c[open..close])
+    let colon = token::find(b':', &c[open..close])
         .map(|i| open + i)
         .ok_or("kriegspiel comment without ':'")?;
     let response = open + 1..colon;
@@ -114,6 +114,9 @@ fn parse_from(c: &[u8], open: usize, end: usize) -> Result<KComment, String> {
 
 /// Checks each announcement: `X` and a square, or `C` and a direction.
 fn check_response(c: &[u8], response: Range<usize>) -> Result<(), String> {
+    if plain_response(&c[response.clone()]) {
+        return Ok(());
+    }
     if trim(c, response.clone()).is_empty() {
         return Ok(());
     }
@@ -134,8 +137,72 @@ fn check_response(c: &[u8], response: Range<usize>) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `r` is valid announcements written without spaces, the way
+/// nearly every record writes them: the fast path of [`check_response`].
+fn plain_response(r: &[u8]) -> bool {
+    let mut i = 0;
+    while i < r.len() {
+        let len = match r[i..] {
+            [b'X', f, n, ..]
+                if (b'a'..=b'h').contains(&f)
+                    && (b'1'..=b'8').contains(&n) =>
+            {
+                3
+            }
+            [b'C', b'F' | b'R' | b'L' | b'S' | b'N', ..] => 2,
+            _ => return false,
+        };
+        i += len;
+        match r.get(i) {
+            None => return true,
+            Some(b',') if i + 1 < r.len() => i += 1,
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
+/// The bytes of Kriegspiel SAN: letters, digits and `+ # = - /`.
+static SAN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'+' | b'#' | b'=' | b'-' | b'/');
+        b += 1;
+    }
+    t
+};
+
 /// The number of attempts listed in `illegal`, or that it is a count.
 fn count_attempts(c: &[u8], illegal: Range<usize>) -> Result<Illegal, String> {
+    // The fast path: items of SAN bytes, commas between them, no spaces.
+    let list = &c[illegal.clone()];
+    let (mut n, mut after_comma, mut digits) = (1, true, true);
+    for &b in list {
+        if b == b',' && !after_comma {
+            (n, after_comma, digits) = (n + 1, true, false);
+        } else if SAN[b as usize] {
+            after_comma = false;
+            digits &= b.is_ascii_digit();
+        } else {
+            return count_attempts_slowly(c, illegal);
+        }
+    }
+    match (list.is_empty(), after_comma, digits) {
+        (true, _, _) => Ok(Illegal::Attempts(0)),
+        (false, true, _) => count_attempts_slowly(c, illegal),
+        (false, false, true) => Ok(Illegal::Count),
+        (false, false, false) => Ok(Illegal::Attempts(n)),
+    }
+}
+
+/// [`count_attempts`] for lists with spaces or errors.
+fn count_attempts_slowly(
+    c: &[u8],
+    illegal: Range<usize>,
+) -> Result<Illegal, String> {
     let list = &c[trim(c, illegal)];
     if list.is_empty() {
         return Ok(Illegal::Attempts(0));
@@ -146,8 +213,7 @@ fn count_attempts(c: &[u8], illegal: Range<usize>) -> Result<Illegal, String> {
     let mut n = 0;
     for item in list.split(|&b| b == b',') {
         let item = &item[trim(item, 0..item.len())];
-        let san = |b: &u8| b.is_ascii_alphanumeric() || b"+#=-/".contains(b);
-        if item.is_empty() || !item.iter().all(san) {
+        if item.is_empty() || !item.iter().all(|&b| SAN[b as usize]) {
             let shown = String::from_utf8_lossy(item);
             return Err(format!("malformed illegal attempt '{shown}'"));
         }

@@ -344,7 +344,23 @@ impl<'a> Emitter<'a> {
 
     /// Copies the input up to `pos`, line ends included, dropping a line
     /// that removals left empty.
+    #[inline]
     fn copy_to(&mut self, pos: usize) {
+        // Most gaps are a space or two inside one line.
+        if !self.eat && pos <= self.lines[self.li].content_end {
+            match &self.buf[self.cur..pos] {
+                [] => {}
+                [b] => self.out.push(*b),
+                gap => self.out.extend_from_slice(gap),
+            }
+            self.cur = pos;
+            return;
+        }
+        self.copy_lines_to(pos);
+    }
+
+    /// [`Emitter::copy_to`] across line ends, or eating white space.
+    fn copy_lines_to(&mut self, pos: usize) {
         while self.cur < pos {
             let line = self.lines[self.li];
             if self.cur < line.content_end {
@@ -380,6 +396,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Moves past the input up to `end`, the end of an item.
+    #[inline]
     fn skip_to(&mut self, end: usize) {
         self.cur = end;
         while self.lines[self.li].content_end < end {
@@ -436,9 +453,7 @@ impl<'a> Emitter<'a> {
         out.extend_from_slice(&c[k.response.clone()]);
         out.push(b':');
         match k.attempts {
-            Illegal::Attempts(n) => {
-                out.extend_from_slice(n.to_string().as_bytes())
-            }
+            Illegal::Attempts(n) => push_decimal(out, n),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
         out.push(b')');
@@ -538,6 +553,22 @@ impl<'a> Emitter<'a> {
             self.out.extend_from_slice(&self.buf[first.start..]);
         }
     }
+}
+
+/// Appends `n` in decimal, without allocating.
+fn push_decimal(out: &mut Vec<u8>, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// The length of `s` without its trailing blanks (space, tab, VT, FF,

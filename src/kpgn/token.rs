@@ -174,7 +174,7 @@ impl Lexer {
     ) {
         let mut i = start;
         if let Some((open, open_line)) = self.brace {
-            let Some(j) = memchr(b'}', &buf[i..end]) else { return };
+            let Some(j) = find(b'}', &buf[i..end]) else { return };
             i += j + 1;
             sink.push(Kind::Comment, open, i, open_line);
             self.brace = None;
@@ -205,7 +205,7 @@ impl Lexer {
             return self.symbol(buf, i, end, line, sink);
         }
         match b {
-            b'{' => match memchr(b'}', &buf[i + 1..end]) {
+            b'{' => match find(b'}', &buf[i + 1..end]) {
                 Some(j) => {
                     sink.push(Kind::Comment, i, i + j + 2, line);
                     i + j + 2
@@ -308,6 +308,21 @@ impl Lexer {
             self.terminated = true;
         }
         sink.push(Kind::End, start, end, line);
+    }
+}
+
+/// The first `needle` in `hay`. Most comments are a few bytes long
+/// (`{(:)}`), where a plain loop beats setting up a vector search.
+#[inline]
+pub fn find(needle: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 32;
+    let head = &hay[..hay.len().min(SHORT)];
+    match head.iter().position(|&b| b == needle) {
+        Some(i) => Some(i),
+        None if hay.len() > SHORT => {
+            memchr(needle, &hay[SHORT..]).map(|i| i + SHORT)
+        }
+        None => None,
     }
 }
 
