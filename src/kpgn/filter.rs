@@ -57,7 +57,7 @@ pub fn filter(
     }
     match cut {
         Some(at) => emit.cut(&game.tokens()[at]),
-        None => emit.copy_to(game.bytes().len()),
+        None => emit.finish(),
     }
     Ok(())
 }
@@ -304,12 +304,19 @@ fn first_to_move(game: &Game) -> Side {
 
 /// Writes a game's bytes to `out`, copying what is kept as read and
 /// handling the white space around what is removed.
+///
+/// What is kept is not copied item by item: the input from `flushed` to
+/// `cur` is pending, and goes to `out` in one piece when something is
+/// changed or removed. Offsets into the output (`line_out`, `last_kept`)
+/// count the pending bytes as written.
 struct Emitter<'a> {
     buf: &'a [u8],
     lines: &'a [LineSpan],
     out: &'a mut Vec<u8>,
-    /// Input copied or skipped up to here.
+    /// Input copied, pending or skipped up to here.
     cur: usize,
+    /// Input from here to `cur` is pending: to be copied as it is.
+    flushed: usize,
     /// The line holding `cur`.
     li: usize,
     /// Where the current output line starts in `out`.
@@ -333,6 +340,7 @@ impl<'a> Emitter<'a> {
             lines: game.lines(),
             out,
             cur: 0,
+            flushed: 0,
             li: 0,
             line_out,
             kept: false,
@@ -342,17 +350,25 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Writes the pending input to `out`.
+    #[inline]
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.buf[self.flushed..self.cur]);
+        self.flushed = self.cur;
+    }
+
+    /// The length of the output, pending input included.
+    #[inline]
+    fn len(&self) -> usize {
+        self.out.len() + (self.cur - self.flushed)
+    }
+
     /// Copies the input up to `pos`, line ends included, dropping a line
     /// that removals left empty.
     #[inline]
     fn copy_to(&mut self, pos: usize) {
-        // Most gaps are a space or two inside one line.
+        // Most gaps are a space or two inside one line: pending.
         if !self.eat && pos <= self.lines[self.li].content_end {
-            match &self.buf[self.cur..pos] {
-                [] => {}
-                [b] => self.out.push(*b),
-                gap => self.out.extend_from_slice(gap),
-            }
             self.cur = pos;
             return;
         }
@@ -365,34 +381,44 @@ impl<'a> Emitter<'a> {
             let line = self.lines[self.li];
             if self.cur < line.content_end {
                 let stop = pos.min(line.content_end);
-                let mut from = self.cur;
                 if self.eat {
-                    from = token::skip_space(self.buf, from, stop);
+                    self.flush();
+                    self.flushed = token::skip_space(self.buf, self.cur, stop);
                     self.eat = false;
                 }
-                self.out.extend_from_slice(&self.buf[from..stop]);
                 self.cur = stop;
             } else {
                 self.end_line(line);
-                self.cur = line.end;
                 self.li += 1;
             }
         }
     }
 
+    /// Passes the line end of `line` (at `cur`), or drops the line if
+    /// removals left it empty.
     fn end_line(&mut self, line: LineSpan) {
-        let rest = &self.out[self.line_out..];
-        let blank = token::skip_space(rest, 0, rest.len()) == rest.len();
-        if self.removed && !self.kept && blank {
+        let drop = self.removed && !self.kept && {
+            self.flush();
+            let rest = &self.out[self.line_out..];
+            token::skip_space(rest, 0, rest.len()) == rest.len()
+        };
+        if drop {
             self.out.truncate(self.line_out);
-        } else {
-            let end = &self.buf[line.content_end..line.end];
-            self.out.extend_from_slice(end);
         }
-        self.line_out = self.out.len();
+        self.cur = line.end;
+        if drop {
+            self.flushed = line.end;
+        }
+        self.line_out = self.len();
         self.kept = false;
         self.removed = false;
         self.eat = false;
+    }
+
+    /// Copies the rest of the game.
+    fn finish(&mut self) {
+        self.copy_to(self.buf.len());
+        self.flush();
     }
 
     /// Moves past the input up to `end`, the end of an item.
@@ -404,32 +430,41 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    #[inline]
     fn keep(&mut self, tok: &Token) {
         self.copy_to(tok.start);
         let start_line = self.li;
-        self.out.extend_from_slice(&self.buf[tok.start..tok.end]);
         self.skip_to(tok.end);
         if self.li != start_line {
             let line_start = self.lines[self.li].start;
-            self.line_out = self.out.len() - (tok.end - line_start);
+            self.line_out = self.len() - (tok.end - line_start);
         }
         self.kept_item();
     }
 
+    /// Writes `with` for the input up to `end`, which is skipped.
+    fn put(&mut self, with: &[u8], end: usize) {
+        self.flush();
+        self.out.extend_from_slice(with);
+        self.skip_to(end);
+        self.flushed = end;
+    }
+
     fn replace(&mut self, tok: &Token, with: &[u8]) {
         self.copy_to(tok.start);
-        self.out.extend_from_slice(with);
-        self.skip_to(tok.end);
+        self.put(with, tok.end);
         self.kept_item();
     }
 
+    #[inline]
     fn kept_item(&mut self) {
         self.kept = true;
-        self.last_kept = Some((self.out.len(), self.li));
+        self.last_kept = Some((self.len(), self.li));
     }
 
     fn remove(&mut self, tok: &Token) {
         self.copy_to(tok.start);
+        self.flush();
         if self.kept {
             let floor = self.last_kept.map_or(0, |k| k.0).max(self.line_out);
             let keep = trim_end(&self.out[floor..]) + floor;
@@ -439,12 +474,14 @@ impl<'a> Emitter<'a> {
         }
         self.removed = true;
         self.skip_to(tok.end);
+        self.flushed = tok.end;
     }
 
     /// Writes an opponent's Kriegspiel comment: announcements kept,
     /// attempts counted, free text dropped unless `keep_text`.
     fn kcomment(&mut self, tok: &Token, k: &KComment, keep_text: bool) {
         self.copy_to(tok.start);
+        self.flush();
         let c = &self.buf[tok.start..tok.end];
         let out = &mut *self.out;
         out.push(b'{');
@@ -463,14 +500,14 @@ impl<'a> Emitter<'a> {
         out.extend_from_slice(&c[k.trail.clone()]);
         out.push(b'}');
         self.skip_to(tok.end);
+        self.flushed = tok.end;
         self.kept_item();
     }
 
     /// Replaces the value at `span` (in the tag section).
     fn replace_span(&mut self, span: std::ops::Range<usize>, with: &[u8]) {
         self.copy_to(span.start);
-        self.out.extend_from_slice(with);
-        self.skip_to(span.end);
+        self.put(with, span.end);
     }
 
     /// Adds `[Filtered "<player>"]` after line `li`, indented and ended
@@ -478,6 +515,7 @@ impl<'a> Emitter<'a> {
     fn insert_line_after(&mut self, li: usize, player: &[u8]) {
         let line = self.lines[li];
         self.copy_to(line.end);
+        self.flush();
         let mut end = &self.buf[line.content_end..line.end];
         if end.is_empty() {
             // The line before has no line end (the input ends there):
@@ -501,6 +539,7 @@ impl<'a> Emitter<'a> {
             self.lines.iter().position(|l| l.end > first.start).unwrap_or(0);
         let line = self.lines[li];
         self.copy_to(line.start);
+        self.flush();
         let end = self.any_line_end(li);
         self.filtered_tag(player);
         self.out.extend_from_slice(end);
@@ -528,6 +567,7 @@ impl<'a> Emitter<'a> {
     /// Ends a game cut before `next`: ` *` after the last item kept, the
     /// line end of its line, then the blank lines that end the game.
     fn cut(&mut self, next: &Token) {
+        self.flush();
         let li = match self.last_kept {
             Some((at, li)) => {
                 self.out.truncate(at);
@@ -538,6 +578,7 @@ impl<'a> Emitter<'a> {
                 let li = self.lines.iter().position(|l| l.end > next.start);
                 let li = li.unwrap_or(0);
                 self.copy_to(self.lines[li].start);
+                self.flush();
                 self.out.push(b'*');
                 li
             }
