@@ -80,16 +80,76 @@ pub fn parse(c: &[u8]) -> Option<Result<KComment, String>> {
 }
 
 fn parse_from(c: &[u8], open: usize, end: usize) -> Result<KComment, String> {
-    let close = token::find(b')', &c[open..end])
-        .map(|i| open + i)
-        .ok_or("kriegspiel comment without ')'")?;
-    let colon = token::find(b':', &c[open..close])
-        .map(|i| open + i)
-        .ok_or("kriegspiel comment without ':'")?;
-    let response = open + 1..colon;
-    check_response(c, response.clone())?;
-    let illegal = colon + 1..close;
-    let attempts = count_attempts(c, illegal.clone())?;
+    match parse_plain(c, open, end) {
+        Some(k) => Ok(k),
+        None => parse_slowly(c, open, end),
+    }
+}
+
+/// One pass over a comment whose parentheses hold no spaces, the way
+/// nearly every record writes them; `None` for anything else, which
+/// [`parse_slowly`] then reads (and reports).
+#[inline]
+fn parse_plain(c: &[u8], open: usize, end: usize) -> Option<KComment> {
+    let c = &c[..end];
+    let mut i = open + 1;
+    if *c.get(i)? != b':' {
+        loop {
+            i += match c[i..] {
+                [b'X', f, n, ..]
+                    if (b'a'..=b'h').contains(&f)
+                        && (b'1'..=b'8').contains(&n) =>
+                {
+                    3
+                }
+                [b'C', b'F' | b'R' | b'L' | b'S' | b'N', ..] => 2,
+                _ => return None,
+            };
+            match *c.get(i)? {
+                b',' => i += 1,
+                b':' => break,
+                _ => return None,
+            }
+        }
+    }
+    let colon = i;
+    let (mut n, mut after_comma, mut digits) = (1, true, true);
+    loop {
+        i += 1;
+        match *c.get(i)? {
+            b')' => break,
+            b',' if !after_comma => {
+                (n, after_comma, digits) = (n + 1, true, false);
+            }
+            b if SAN[b as usize] => {
+                after_comma = false;
+                digits &= b.is_ascii_digit();
+            }
+            _ => return None,
+        }
+    }
+    let close = i;
+    let attempts = match (close - colon, after_comma, digits) {
+        (1, _, _) => Illegal::Attempts(0),
+        (_, true, _) => return None,
+        (_, false, true) => Illegal::Count,
+        (_, false, false) => Illegal::Attempts(n),
+    };
+    let text_end = text_end(c, close, end);
+    Some(KComment {
+        lead: 1..open,
+        response: open + 1..colon,
+        illegal: colon + 1..close,
+        attempts,
+        text: close + 1..text_end,
+        trail: text_end..end,
+    })
+}
+
+/// Where the free text after `)` at `close` ends: before the white space
+/// that precedes `}` at `end`.
+#[inline]
+fn text_end(c: &[u8], close: usize, end: usize) -> usize {
     let mut text_end = end;
     while text_end > close + 1 {
         let i = text_end - 1;
@@ -102,6 +162,27 @@ fn parse_from(c: &[u8], open: usize, end: usize) -> Result<KComment, String> {
             break;
         }
     }
+    text_end
+}
+
+/// [`parse_from`] for comments with spaces inside the parentheses, or
+/// errors.
+fn parse_slowly(
+    c: &[u8],
+    open: usize,
+    end: usize,
+) -> Result<KComment, String> {
+    let close = token::find(b')', &c[open..end])
+        .map(|i| open + i)
+        .ok_or("kriegspiel comment without ')'")?;
+    let colon = token::find(b':', &c[open..close])
+        .map(|i| open + i)
+        .ok_or("kriegspiel comment without ':'")?;
+    let response = open + 1..colon;
+    check_response(c, response.clone())?;
+    let illegal = colon + 1..close;
+    let attempts = count_attempts(c, illegal.clone())?;
+    let text_end = text_end(c, close, end);
     Ok(KComment {
         lead: 1..open,
         response,
@@ -264,6 +345,32 @@ mod tests {
             )
         );
         assert_eq!(parts("{(Xe5 , CR: e7 , f8=Q)}").2, Illegal::Attempts(2));
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_slow_one() {
+        let cases = [
+            "{(:)}",
+            "{(X:)}",
+            "{(Xe4:e5,d5)}",
+            "{(CF,CN,Xa1:12) text  }",
+            "{(Xe4,CF:Nb1c3,e8=Q+,O-O-O) a\nb\n}",
+            "{(:e5,)}",
+            "{(:,e5)}",
+            "{(Xe4,:)}",
+            "{(Xe9:)}",
+            "{(CQ:)}",
+            "{(:0)}",
+            "{(:1,2)}",
+        ];
+        for c in cases {
+            let c = c.as_bytes();
+            let slow = parse_slowly(c, 1, c.len() - 1);
+            if let Some(fast) = parse_plain(c, 1, c.len() - 1) {
+                assert_eq!(Ok(fast), slow, "{}", String::from_utf8_lossy(c));
+            }
+            assert_eq!(parse_from(c, 1, c.len() - 1), slow);
+        }
     }
 
     #[test]
