@@ -358,14 +358,14 @@ impl<'a> Emitter<'a> {
     }
 
     /// The length of the output, pending input included.
-    #[inline]
+    #[inline(always)]
     fn len(&self) -> usize {
         self.out.len() + (self.cur - self.flushed)
     }
 
     /// Copies the input up to `pos`, line ends included, dropping a line
     /// that removals left empty.
-    #[inline]
+    #[inline(always)]
     fn copy_to(&mut self, pos: usize) {
         // Most gaps are a space or two inside one line: pending.
         if !self.eat && pos <= self.lines[self.li].content_end {
@@ -422,7 +422,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// Moves past the input up to `end`, the end of an item.
-    #[inline]
+    #[inline(always)]
     fn skip_to(&mut self, end: usize) {
         self.cur = end;
         while self.lines[self.li].content_end < end {
@@ -430,7 +430,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn keep(&mut self, tok: &Token) {
         self.copy_to(tok.start);
         let start_line = self.li;
@@ -456,7 +456,7 @@ impl<'a> Emitter<'a> {
         self.kept_item();
     }
 
-    #[inline]
+    #[inline(always)]
     fn kept_item(&mut self) {
         self.kept = true;
         self.last_kept = Some((self.len(), self.li));

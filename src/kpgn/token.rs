@@ -311,19 +311,37 @@ impl Lexer {
     }
 }
 
-/// The first `needle` in `hay`. Most comments are a few bytes long
-/// (`{(:)}`), where a plain loop beats setting up a vector search.
+/// The first `needle` in `hay`. Most comments are a few dozen bytes
+/// long, where setting up a vector search costs more than it saves: the
+/// first bytes are searched eight at a time in a `u64` (the zero-byte
+/// trick), the rest with memchr.
 #[inline]
 pub fn find(needle: u8, hay: &[u8]) -> Option<usize> {
-    const SHORT: usize = 32;
+    const SHORT: usize = 64;
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let pattern = ONES * u64::from(needle);
     let head = &hay[..hay.len().min(SHORT)];
-    match head.iter().position(|&b| b == needle) {
-        Some(i) => Some(i),
-        None if hay.len() > SHORT => {
-            memchr(needle, &hay[SHORT..]).map(|i| i + SHORT)
+    let mut chunks = head.chunks_exact(8);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(bytes) ^ pattern;
+        // The lowest byte flagged is the first zero byte of `x`: the
+        // borrow can only flag bytes above a true zero.
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(8 * k + zero.trailing_zeros() as usize / 8);
         }
-        None => None,
     }
+    let done = head.len() - chunks.remainder().len();
+    if let Some(i) = chunks.remainder().iter().position(|&b| b == needle) {
+        return Some(done + i);
+    }
+    if hay.len() > SHORT {
+        return memchr(needle, &hay[SHORT..]).map(|i| i + SHORT);
+    }
+    None
 }
 
 /// A run of `!` and `?`. Written apart from a move, `??` is the hidden
@@ -445,6 +463,24 @@ mod tests {
             kinds("\u{a0}1.\u{a0}e4\u{a0} {(:)}"),
             [MoveNumber(Some(Side::White)), San, Comment]
         );
+    }
+
+    #[test]
+    fn find_agrees_with_position() {
+        let mut hay = vec![];
+        for len in 0..200 {
+            hay.clear();
+            hay.extend((0..len).map(|i| [b'a', 0x7d ^ 1, 0xfd, 0x01][i % 4]));
+            for at in 0..=len {
+                let mut h = hay.clone();
+                if at < len {
+                    h[at] = b'}';
+                    h.push(b'}');
+                }
+                let want = h.iter().position(|&b| b == b'}');
+                assert_eq!(find(b'}', &h), want, "len {len} at {at}");
+            }
+        }
     }
 
     #[test]
