@@ -481,24 +481,22 @@ impl<'a> Emitter<'a> {
     /// attempts counted, free text dropped unless `keep_text`.
     fn kcomment(&mut self, tok: &Token, k: &KComment, keep_text: bool) {
         self.copy_to(tok.start);
+        // `{`, the white space, `(`, the announcements and `:` are kept as
+        // read, with the pending input.
+        self.cur = tok.start + k.illegal.start;
         self.flush();
         let c = &self.buf[tok.start..tok.end];
         let out = &mut *self.out;
-        out.push(b'{');
-        out.extend_from_slice(&c[k.lead.clone()]);
-        out.push(b'(');
-        out.extend_from_slice(&c[k.response.clone()]);
-        out.push(b':');
         match k.attempts {
             Illegal::Attempts(n) => push_decimal(out, n),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
-        out.push(b')');
         if keep_text {
-            out.extend_from_slice(&c[k.text.clone()]);
+            out.extend_from_slice(&c[k.illegal.end..]);
+        } else {
+            out.push(b')');
+            out.extend_from_slice(&c[k.trail.start..]);
         }
-        out.extend_from_slice(&c[k.trail.clone()]);
-        out.push(b'}');
         self.skip_to(tok.end);
         self.flushed = tok.end;
         self.kept_item();
