@@ -4,9 +4,10 @@ composition.
 
 The data flows one way: [`lines`] splits any input into lines at every
 line end the PBI specification allows; a format reader ([`pbi`]) turns
-lines into records; a tool's logic selects or converts them; a writer
-([`output`]) sends the result to stdout. Messages about bad input go
-through [`msg`], which also decides the exit status.
+lines into records, or ([`kpgn`]) into games; a tool's logic selects or
+converts them; a writer ([`output`]) sends the result to stdout.
+Messages about bad input go through [`msg`], which also decides the exit
+status.
 
 The binaries in `bin/` are thin: they parse arguments ([`cli`] holds what
 they share), build a configuration and run it.
@@ -19,6 +20,7 @@ pub mod cli;
 pub mod gbr;
 pub mod gbr_encode;
 pub mod input;
+pub mod kpgn;
 pub mod lines;
 pub mod msg;
 pub mod output;

@@ -5,5 +5,6 @@
 mod util;
 
 mod gbr_encode;
+mod kpgn_filter;
 mod pbi2csv;
 mod pbi_grep;

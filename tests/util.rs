@@ -61,6 +61,7 @@ pub fn bin(tool: &str) -> &'static str {
         "pbi2csv" => env!("CARGO_BIN_EXE_pbi2csv"),
         "pbi-grep" => env!("CARGO_BIN_EXE_pbi-grep"),
         "gbr-encode" => env!("CARGO_BIN_EXE_gbr-encode"),
+        "kpgn-filter" => env!("CARGO_BIN_EXE_kpgn-filter"),
         other => panic!("no binary named {other}"),
     }
 }

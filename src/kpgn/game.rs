@@ -1,0 +1,471 @@
+//! Reading PGN one game at a time.
+//!
+//! [`GameReader`] pulls lines from the shared [`LineReader`] and collects
+//! one game's bytes, line ends included, in a buffer that is reused for
+//! the next game: it never holds more than one game. As each line comes
+//! in it is sorted (tag pairs or movetext) and tokenized, so that the
+//! reader knows where the game ends:
+//!
+//! - after its termination marker: the blank lines that follow the
+//!   marker's line (or the line where a `{` comment opened after the
+//!   marker closes) still belong to it, the next line that is not blank
+//!   starts the next game;
+//! - where the next tag section starts: a line whose first non-blank
+//!   byte is `[`, after movetext;
+//! - at the end of the input.
+//!
+//! So a game owns the blank lines that separate it from the next one,
+//! with or without a marker, and a game left out for an error takes them
+//! with it.
+//!
+//! A `{` comment never runs across a line that parses as tag pairs: such
+//! a line starts the next game, and the comment is reported as
+//! unterminated, so that one missing `}` costs one game, not the rest of
+//! the file.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use super::token::{self, Kind, Lexer, Sink, Token};
+use crate::lines::LineReader;
+use crate::msg::Diagnostic;
+
+/// One line of a game: where it and its line end lie in the game's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineSpan {
+    /// Offset of the line's first byte.
+    pub start: usize,
+    /// Offset of its line end (the end of its content).
+    pub content_end: usize,
+    /// Offset just past its line end.
+    pub end: usize,
+    /// Its number in its input, counted from 1.
+    pub number: u64,
+}
+
+/// A tag pair, `[Name "value"]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// Span of the whole tag pair, brackets included.
+    pub span: Range<usize>,
+    /// Span of the name.
+    pub name: Range<usize>,
+    /// Span of the value between the quotes, escapes left as written.
+    pub value: Range<usize>,
+    /// Index of its line in [`Game::lines`].
+    pub line: usize,
+}
+
+/// One game as read: its bytes, lines, tag pairs and movetext tokens.
+///
+/// A game may also be text between games that holds no tag pair and no
+/// move (blank lines, a stray comment): [`Game::is_game`] tells.
+#[derive(Debug, Default)]
+pub struct Game {
+    buf: Vec<u8>,
+    lines: Vec<LineSpan>,
+    tags: Vec<Tag>,
+    tokens: Vec<Token>,
+    error: Option<Diagnostic>,
+}
+
+impl Game {
+    /// The game's bytes exactly as read, line ends included.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The game's lines in order.
+    pub fn lines(&self) -> &[LineSpan] {
+        &self.lines
+    }
+
+    /// The tag pairs in order.
+    pub fn tags(&self) -> &[Tag] {
+        &self.tags
+    }
+
+    /// The movetext tokens in order.
+    pub fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// The first thing wrong with the game, if any: an error for the
+    /// whole game.
+    pub fn error(&self) -> Option<&Diagnostic> {
+        self.error.as_ref()
+    }
+
+    /// Whether this is a game: it has a tag pair or a move. Text between
+    /// games (blank lines, comments) is not.
+    pub fn is_game(&self) -> bool {
+        !self.tags.is_empty()
+            || self.tokens.iter().any(|t| {
+                !matches!(
+                    t.kind,
+                    Kind::Comment | Kind::LineComment | Kind::Escape
+                )
+            })
+    }
+
+    /// The bytes of `span`.
+    pub fn text(&self, span: Range<usize>) -> &[u8] {
+        &self.buf[span]
+    }
+
+    /// The first tag pair named `name` (ASCII case ignored).
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        let name = name.as_bytes();
+        self.tags
+            .iter()
+            .find(|t| self.buf[t.name.clone()].eq_ignore_ascii_case(name))
+    }
+
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.lines.clear();
+        self.tags.clear();
+        self.tokens.clear();
+        self.error = None;
+    }
+
+    fn fail(&mut self, line: u64, message: &str) {
+        if self.error.is_none() {
+            self.error = Some(Diagnostic::error(line, message));
+        }
+    }
+}
+
+/// Where the reader is in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before the first tag pair or movetext (blank lines).
+    Prefix,
+    /// In the tag section.
+    Tags,
+    /// In the movetext.
+    Movetext,
+}
+
+/// What a line does to the game being read.
+enum Step {
+    /// The line was added; the game goes on.
+    Continue,
+    /// The line starts the next game and was not added.
+    Boundary,
+}
+
+/// The game being collected, and the state of reading it.
+#[derive(Debug)]
+struct Builder {
+    game: Game,
+    lexer: Lexer,
+    phase: Phase,
+    /// The termination marker has been read: only blank lines follow.
+    ended: bool,
+}
+
+impl Builder {
+    fn reset(&mut self) {
+        self.game.clear();
+        self.lexer = Lexer::new();
+        self.phase = Phase::Prefix;
+        self.ended = false;
+    }
+
+    /// Adds the line `raw`, whose content is its first `len` bytes.
+    fn add(&mut self, raw: &[u8], len: usize, number: u64) -> Step {
+        let first = token::skip_space(raw, 0, len);
+        if self.ended && first < len {
+            return Step::Boundary;
+        }
+        let tag_line = first < len && raw[first] == b'[';
+        if tag_line && self.phase == Phase::Movetext {
+            if !self.lexer.in_comment() {
+                return Step::Boundary;
+            }
+            let mark = self.game.tags.len();
+            let tags = parse_tags(&raw[..len], 0, 0, &mut self.game.tags);
+            self.game.tags.truncate(mark);
+            if tags {
+                return Step::Boundary;
+            }
+        }
+        let start = self.game.buf.len();
+        self.game.buf.extend_from_slice(raw);
+        let index = self.game.lines.len();
+        self.game.lines.push(LineSpan {
+            start,
+            content_end: start + len,
+            end: start + raw.len(),
+            number,
+        });
+        if tag_line && self.phase != Phase::Movetext {
+            self.phase = Phase::Tags;
+            let game = &mut self.game;
+            if !parse_tags(
+                &game.buf[start..start + len],
+                start,
+                index,
+                &mut game.tags,
+            ) {
+                game.fail(number, "malformed tag pair");
+            }
+            return Step::Continue;
+        }
+        if first < len && raw[0] != b'%' {
+            self.phase = Phase::Movetext;
+        }
+        let game = &mut self.game;
+        let mut sink =
+            Sink { tokens: &mut game.tokens, error: &mut game.error };
+        self.lexer.line(&game.buf, start, start + len, number, &mut sink);
+        self.ended = self.lexer.terminated() && !self.lexer.in_comment();
+        Step::Continue
+    }
+
+    fn finish(&mut self) {
+        let game = &mut self.game;
+        let mut sink =
+            Sink { tokens: &mut game.tokens, error: &mut game.error };
+        self.lexer.finish(&mut sink);
+    }
+}
+
+/// Parses a line of tag pairs, `line[..]` lying at offset `base` of the
+/// game, into `tags`. Returns false if the line is not only tag pairs and
+/// white space.
+fn parse_tags(
+    line: &[u8],
+    base: usize,
+    index: usize,
+    tags: &mut Vec<Tag>,
+) -> bool {
+    let end = line.len();
+    let mut i = token::skip_space(line, 0, end);
+    while i < end {
+        let Some((tag, next)) = parse_tag(line, i) else { return false };
+        tags.push(Tag {
+            span: base + i..base + next,
+            name: base + tag.0.start..base + tag.0.end,
+            value: base + tag.1.start..base + tag.1.end,
+            line: index,
+        });
+        i = token::skip_space(line, next, end);
+    }
+    true
+}
+
+/// The spans of a tag pair's name and value, and the offset after it.
+type Parsed = ((Range<usize>, Range<usize>), usize);
+
+/// One `[Name "value"]` at `line[i]`: the spans of name and value, and
+/// the offset after the `]`.
+fn parse_tag(line: &[u8], i: usize) -> Option<Parsed> {
+    let end = line.len();
+    if line.get(i) != Some(&b'[') {
+        return None;
+    }
+    let name_start = token::skip_space(line, i + 1, end);
+    let mut j = name_start;
+    while j < end && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+        j += 1;
+    }
+    let name = name_start..j;
+    j = token::skip_space(line, j, end);
+    if name.is_empty() || line.get(j) != Some(&b'"') {
+        return None;
+    }
+    let value_start = j + 1;
+    j = value_start;
+    while j < end && line[j] != b'"' {
+        j += if line[j] == b'\\' { 2 } else { 1 };
+    }
+    if j >= end {
+        return None;
+    }
+    let value = value_start..j;
+    j = token::skip_space(line, j + 1, end);
+    if line.get(j) != Some(&b']') {
+        return None;
+    }
+    Some(((name, value), j + 1))
+}
+
+/// Reads games one at a time from one input.
+pub struct GameReader<R> {
+    lines: LineReader<R>,
+    builder: Builder,
+    /// The first line of the next game, read while looking for the end
+    /// of the current one: its bytes, content length and number.
+    carry: Vec<u8>,
+    carried: Option<(usize, u64)>,
+}
+
+impl<R: Read> GameReader<R> {
+    /// A reader of the games in `rdr`.
+    pub fn new(rdr: R) -> GameReader<R> {
+        GameReader {
+            lines: LineReader::new(rdr),
+            builder: Builder {
+                game: Game::default(),
+                lexer: Lexer::new(),
+                phase: Phase::Prefix,
+                ended: false,
+            },
+            carry: Vec::new(),
+            carried: None,
+        }
+    }
+
+    /// The next game, or `None` at the end of the input. The game is lent
+    /// until the next call.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the input. What was read of the current game is
+    /// lost; the reader should not be used after it.
+    pub fn next_game(&mut self) -> io::Result<Option<&Game>> {
+        self.builder.reset();
+        if let Some((len, number)) = self.carried.take() {
+            self.builder.add(&self.carry, len, number);
+        }
+        while let Some(line) = self.lines.next_line()? {
+            let len = line.content().len();
+            match self.builder.add(line.raw(), len, line.number()) {
+                Step::Continue => {}
+                Step::Boundary => {
+                    self.carry.clear();
+                    self.carry.extend_from_slice(line.raw());
+                    self.carried = Some((len, line.number()));
+                    break;
+                }
+            }
+        }
+        if self.builder.game.lines.is_empty() {
+            return Ok(None);
+        }
+        self.builder.finish();
+        Ok(Some(&self.builder.game))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each game's bytes as text and its first error's line.
+    fn games(input: &str) -> Vec<(String, Option<u64>)> {
+        let mut rdr = GameReader::new(input.as_bytes());
+        let mut out = vec![];
+        while let Some(game) = rdr.next_game().unwrap() {
+            let text = String::from_utf8(game.bytes().to_vec()).unwrap();
+            out.push((text, game.error().map(|d| d.line)));
+        }
+        out
+    }
+
+    fn texts(input: &str) -> Vec<String> {
+        games(input).into_iter().map(|g| g.0).collect()
+    }
+
+    #[test]
+    fn games_end_at_markers_and_tag_sections() {
+        let input = "[A \"1\"]\n\n1. e4 e5 1-0\n\n[B \"2\"]\n1. d4\n\
+                     [C \"3\"]\n\n1. c4 *";
+        assert_eq!(
+            texts(input),
+            [
+                "[A \"1\"]\n\n1. e4 e5 1-0\n\n",
+                "[B \"2\"]\n1. d4\n",
+                "[C \"3\"]\n\n1. c4 *",
+            ]
+        );
+    }
+
+    #[test]
+    fn markers_in_comments_and_variations_do_not_end_games() {
+        let input = "[A \"1\"]\n1. e4 {1-0\n*} (1. d4 *) e5 ; 1-0\n0-1\n";
+        assert_eq!(texts(input), [input]);
+    }
+
+    #[test]
+    fn a_comment_after_the_marker_is_part_of_the_game() {
+        let input = "[A \"1\"]\n1. e4 1-0 {a\nb}\n[B \"2\"]\n";
+        assert_eq!(texts(input).len(), 2);
+        assert_eq!(texts(input)[0], "[A \"1\"]\n1. e4 1-0 {a\nb}\n");
+    }
+
+    #[test]
+    fn tags_after_movetext_start_a_game_even_indented() {
+        let input = "\u{a0} [A \"1\"]\n e4\n\u{a0} [B \"2\"]\n e4\n";
+        assert_eq!(
+            texts(input),
+            ["\u{a0} [A \"1\"]\n e4\n", "\u{a0} [B \"2\"]\n e4\n"]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_comment_stops_at_the_next_tag_section() {
+        let input = "[A \"1\"]\n1. e4 {oops\n[x] is not a tag\n\n\
+                     [B \"2\"]\n1. d4 *\n";
+        let got = games(input);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].1, Some(2));
+        assert_eq!(got[1], ("[B \"2\"]\n1. d4 *\n".to_string(), None));
+    }
+
+    #[test]
+    fn tag_pairs_are_parsed() {
+        let input = "[A \"x\\\"y\"] [ B  \"\" ]\n[Bad]\n";
+        let mut rdr = GameReader::new(input.as_bytes());
+        let game = rdr.next_game().unwrap().unwrap();
+        let names: Vec<&[u8]> =
+            game.tags().iter().map(|t| game.text(t.name.clone())).collect();
+        assert_eq!(names, [&b"A"[..], b"B"]);
+        assert_eq!(game.text(game.tags()[0].value.clone()), b"x\\\"y");
+        assert_eq!(game.tag("b").map(|t| t.value.is_empty()), Some(true));
+        assert_eq!(
+            game.error(),
+            Some(&Diagnostic::error(2, "malformed tag pair"))
+        );
+    }
+
+    #[test]
+    fn text_between_games_is_not_a_game() {
+        let mut rdr = GameReader::new(&b"\n{note}\n[A \"1\"]\n*\n\n"[..]);
+        let mut seen = vec![];
+        while let Some(game) = rdr.next_game().unwrap() {
+            seen.push(game.is_game());
+        }
+        assert_eq!(seen, [false, true]);
+    }
+
+    #[test]
+    fn every_line_end_and_none() {
+        for end in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}"] {
+            let input = format!("[A \"1\"]{end}1. e4 e5{end}[B \"2\"]{end}*");
+            let got = texts(&input);
+            assert_eq!(
+                got,
+                [
+                    format!("[A \"1\"]{end}1. e4 e5{end}"),
+                    format!("[B \"2\"]{end}*")
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn memory_holds_one_game() {
+        let game = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} 1-0\n\n";
+        let input = game.repeat(20_000);
+        let mut rdr = GameReader::new(input.as_bytes());
+        let mut n = 0;
+        while rdr.next_game().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 20_000);
+        assert!(rdr.builder.game.buf.capacity() < 1024);
+    }
+}
