@@ -37,7 +37,8 @@ size = int(sys.argv[2]) / 1e6
 mean = {r["command"]: r["mean"] for r in runs}
 for name, t in mean.items():
     print(f"{name:>20}: {t:7.3f} s  {size / t:8.0f} MB/s")
-print(f"pbi2csv is {mean[\"xsv input -d ':'\"] / mean['pbi2csv']:.2f}x as fast as xsv input")
+xsv = mean["xsv input -d ':'"]
+print(f"pbi2csv is {xsv / mean['pbi2csv']:.2f}x as fast as xsv input")
 PY
 
 rss=$( { /usr/bin/time -v "$pbi2csv" "$file" > /dev/null; } 2>&1 \
