@@ -234,6 +234,28 @@ impl fmt::Display for MaterialError {
 
 impl std::error::Error for MaterialError {}
 
+/// Checks men counted any way (a board, or `gbr::Men` counted without
+/// one): exactly one king a side, at most 8 pawns a side.
+///
+/// # Errors
+///
+/// The first [`MaterialError`] found, White before Black.
+pub fn check_counts(
+    count: impl Fn(Color, Kind) -> u8,
+) -> Result<(), MaterialError> {
+    for color in Color::BOTH {
+        let kings = count(color, Kind::King);
+        if kings != 1 {
+            return Err(MaterialError::Kings(color, kings));
+        }
+        let pawns = count(color, Kind::Pawn);
+        if pawns > 8 {
+            return Err(MaterialError::Pawns(color, pawns));
+        }
+    }
+    Ok(())
+}
+
 /// A position: what stands on each square, and how many of each man.
 ///
 /// Squares hold a piece code, 0 for empty and `1 + 6 * colour + kind`
@@ -418,17 +440,7 @@ impl Board {
     ///
     /// The first [`MaterialError`] found, White before Black.
     pub fn check_material(&self) -> Result<(), MaterialError> {
-        for color in Color::BOTH {
-            let kings = self.count(color, Kind::King);
-            if kings != 1 {
-                return Err(MaterialError::Kings(color, kings));
-            }
-            let pawns = self.count(color, Kind::Pawn);
-            if pawns > 8 {
-                return Err(MaterialError::Pawns(color, pawns));
-            }
-        }
-        Ok(())
+        check_counts(|color, kind| self.count(color, kind))
     }
 
     /// Appends the FEN board field: `N` for knights, empty squares merged

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Color, Kind, MaterialError, Piece, Square};
+use crate::board::{self, Board, Color, Kind, MaterialError, Piece, Square};
 
 /// The result a position form or study code claims for White.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -192,17 +192,7 @@ impl Men {
     ///
     /// The first [`MaterialError`] found, White before Black.
     pub fn check(&self) -> Result<(), MaterialError> {
-        for color in Color::BOTH {
-            let kings = self.count(color, Kind::King);
-            if kings != 1 {
-                return Err(MaterialError::Kings(color, kings));
-            }
-            let pawns = self.count(color, Kind::Pawn);
-            if pawns > 8 {
-                return Err(MaterialError::Pawns(color, pawns));
-            }
-        }
-        Ok(())
+        board::check_counts(|color, kind| self.count(color, kind))
     }
 
     /// The GBR digit of one kind of piece: `w + 3*b`, or 9 when either

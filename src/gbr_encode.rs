@@ -16,7 +16,7 @@ use std::io::{self, Read, Write};
 use crate::board::Board;
 use crate::cli::{self, Outcome};
 use crate::gbr::{self, Form, Men, ToMove, Verdict};
-use crate::input::Source;
+use crate::input::{self, Source};
 use crate::lines::{Line, LineReader};
 use crate::msg::{Diagnostic, Messages, Report};
 use crate::output;
@@ -123,26 +123,11 @@ pub fn run(config: Config, msgs: &mut Messages) -> io::Result<Outcome> {
         msgs.set_input(&source.name());
         match source.open() {
             Ok(rdr) => job.input(rdr, msgs, &mut out)?,
-            Err(err) => msgs.input_error(io_message(&err)),
+            Err(err) => msgs.input_error(input::describe(&err)),
         }
     }
     out.flush()?;
     Ok(Outcome::Done)
-}
-
-/// An I/O error as a message: lowercase, without the `(os error N)`
-/// that Rust appends.
-pub fn io_message(err: &io::Error) -> String {
-    let text = err.to_string();
-    let text = match text.find(" (os error") {
-        Some(at) => &text[..at],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// One run's settings and its reused output buffer.
@@ -188,7 +173,7 @@ impl Job {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
                 Err(err) => {
-                    report.report(Diagnostic::error(0, io_message(&err)));
+                    report.report(Diagnostic::error(0, input::describe(&err)));
                     return Ok(());
                 }
             };
