@@ -120,7 +120,8 @@ impl<'a> Line<'a> {
     }
 }
 
-/// The cached position of the next multi-byte line end.
+/// The cached position of the next line end of one kind (CR or LF, NEL,
+/// LS).
 ///
 /// `at` is the start of the next occurrence found by searching from
 /// `from`; `None` when there was none before the end of the data. The
@@ -135,19 +136,20 @@ struct Found {
 impl Found {
     const STALE: Found = Found { from: 0, at: None, valid: false };
 
-    /// The next occurrence at or after `from` in `hay[..end]`.
+    /// The next occurrence at or after `from` in `hay`, searched with
+    /// `find` only when the cached answer does not hold.
     #[inline]
     fn next(
         &mut self,
-        finder: &memmem::Finder<'_>,
         hay: &[u8],
         from: usize,
+        find: impl FnOnce(&[u8]) -> Option<usize>,
     ) -> Option<usize> {
         let fresh = self.valid
             && from >= self.from
             && self.at.map_or(true, |at| at >= from);
         if !fresh {
-            self.at = finder.find(&hay[from..]).map(|i| from + i);
+            self.at = find(&hay[from..]).map(|i| from + i);
             self.from = from;
             self.valid = true;
         }
@@ -194,6 +196,7 @@ pub struct LineReader<R> {
     bom: bool,
     nel_finder: memmem::Finder<'static>,
     ls_finder: memmem::Finder<'static>,
+    crlf: Found,
     nel: Found,
     ls: Found,
 }
@@ -219,6 +222,7 @@ impl<R: Read> LineReader<R> {
             bom: false,
             nel_finder: memmem::Finder::new(NEL),
             ls_finder: memmem::Finder::new(LS),
+            crlf: Found::STALE,
             nel: Found::STALE,
             ls: Found::STALE,
         }
@@ -286,19 +290,24 @@ impl<R: Read> LineReader<R> {
         // A multi-byte line end may have begun in the last two bytes that
         // the previous search saw.
         let from = self.scan.saturating_sub(2).max(self.pos);
+        // Cached too: in a file whose lines end with NEL or LS, the next
+        // CR or LF may be far away, and searching for it again on every
+        // line would scan the rest of the buffer each time.
         let crlf =
-            memchr2(b'\n', b'\r', &hay[self.scan..]).map(|i| self.scan + i);
+            self.crlf.next(hay, self.scan, |h| memchr2(b'\n', b'\r', h));
         // Only look for a multi-byte end before the CR or LF found.
         let upto = crlf.unwrap_or(self.end);
         let mut best = crlf;
         let mut kind = None;
-        if let Some(at) = self.nel.next(&self.nel_finder, hay, from) {
+        let nel_finder = &self.nel_finder;
+        if let Some(at) = self.nel.next(hay, from, |h| nel_finder.find(h)) {
             if at < upto {
                 best = Some(at);
                 kind = Some(LineEnd::Nel);
             }
         }
-        if let Some(at) = self.ls.next(&self.ls_finder, hay, from) {
+        let ls_finder = &self.ls_finder;
+        if let Some(at) = self.ls.next(hay, from, |h| ls_finder.find(h)) {
             if best.map_or(true, |b| at < b) {
                 best = Some(at);
                 kind = Some(LineEnd::Ls);
@@ -353,6 +362,7 @@ impl<R: Read> LineReader<R> {
             let len = self.buf.len();
             self.buf.resize(len * 2, 0);
         }
+        self.crlf = Found::STALE;
         self.nel = Found::STALE;
         self.ls = Found::STALE;
         loop {
