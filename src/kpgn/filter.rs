@@ -389,7 +389,11 @@ impl<'a> Emitter<'a> {
                 self.cur = stop;
             } else {
                 self.end_line(line);
-                self.li += 1;
+                // Past the end of the last line is the end of the game:
+                // `li` stays a valid index.
+                if self.li + 1 < self.lines.len() {
+                    self.li += 1;
+                }
             }
         }
     }
@@ -725,6 +729,21 @@ mod tests {
         assert_eq!(
             white("\n1. e4 e5 *\r"),
             "\n[Filtered \"white\"]\r\r1. e4 ?? *\r"
+        );
+    }
+
+    /// Found by the fuzz target `kpgn`: a Filtered tag added after the
+    /// last line of a game that ends with a line end made the filter
+    /// index past its last line.
+    #[test]
+    fn issue6_fuzz_kpgn_tags_only_game_with_line_end() {
+        let black = config(Side::Black, None, false);
+        let got = run("[h\"\"]\n", &black).unwrap();
+        assert_eq!(got, "[h\"\"]\n[Filtered \"black\"]\n");
+        let got = run("[A \"1\"]\r\n\r\n[B \"2\"]\r\n", &black).unwrap();
+        assert_eq!(
+            got,
+            "[A \"1\"]\r\n\r\n[B \"2\"]\r\n[Filtered \"black\"]\r\n"
         );
     }
 
