@@ -51,8 +51,17 @@ pub fn filter(
     let mut emit = Emitter::new(game, out);
     tags(game, config, hide, cut.is_some(), &mut emit);
     let end = cut.unwrap_or(game.tokens().len());
+    // `%` lines may stand before the tag section: they go out with it,
+    // and are not items of the movetext (a cut must not end after one).
+    if let Some(last) = game.tags().last() {
+        if emit.cur < last.span.end {
+            emit.copy_to(last.span.end);
+        }
+    }
+    let tokens = &game.tokens()[..end];
+    let first = tokens.partition_point(|tok| tok.start < emit.cur);
     let mut walk = Walk::new(game, config, hide);
-    for tok in &game.tokens()[..end] {
+    for tok in &tokens[first..] {
         walk.token(tok, &mut emit)?;
     }
     match cut {
@@ -745,6 +754,23 @@ mod tests {
             got,
             "[A \"1\"]\r\n\r\n[B \"2\"]\r\n[Filtered \"black\"]\r\n"
         );
+    }
+
+    /// Found by the fuzz target `kpgn`: a `%` line before the tag section
+    /// was copied with the tags, then walked again as a token, and the
+    /// filter went back in its input.
+    #[test]
+    fn issue6_fuzz_kpgn_escape_line_before_the_tags() {
+        let white = config(Side::White, None, true);
+        let got = run("%\n[B\"\"]", &white).unwrap();
+        assert_eq!(got, "%\n[B\"\"]\n[Filtered \"white\"]");
+        let input = "%x\n[Filtered \"no\"]\n1. e4 e5 *\n";
+        let want = "%x\n[Filtered \"white\"]\n1. e4 ?? *\n";
+        assert_eq!(run(input, &white).unwrap(), want);
+        let input = "%x\n[Filtered \"white\"]\n1. e4 ?? 2. d4 *\n";
+        let want = "%x\n[Filtered \"white\"]\n*\n";
+        let cut = run(input, &config(Side::White, Some(0), false));
+        assert_eq!(cut.unwrap(), want);
     }
 
     #[test]
