@@ -463,10 +463,24 @@ impl<'a> Emitter<'a> {
         self.flushed = end;
     }
 
+    /// Writes `with` for the item `tok`, apart from the items around it.
     fn replace(&mut self, tok: &Token, with: &[u8]) {
         self.copy_to(tok.start);
+        self.flush();
+        self.separate(with.first());
         self.put(with, tok.end);
         self.kept_item();
+        self.separate(self.buf.get(tok.end));
+    }
+
+    /// Writes a space if `next` would run into the last byte written:
+    /// the lexer reads `e4!e5` as three items, but `e4` and `e5` with
+    /// nothing between them would be one (`out` must be flushed).
+    fn separate(&mut self, next: Option<&u8>) {
+        let graphic = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+        if graphic(self.out.last()) && graphic(next) {
+            self.out.push(b' ');
+        }
     }
 
     #[inline(always)]
@@ -488,6 +502,7 @@ impl<'a> Emitter<'a> {
         self.removed = true;
         self.skip_to(tok.end);
         self.flushed = tok.end;
+        self.separate(self.buf.get(tok.end));
     }
 
     /// Writes an opponent's Kriegspiel comment: announcements kept,
@@ -771,6 +786,26 @@ mod tests {
         let want = "%x\n[Filtered \"white\"]\n*\n";
         let cut = run(input, &config(Side::White, Some(0), false));
         assert_eq!(cut.unwrap(), want);
+    }
+
+    /// Found by the fuzz target `kpgn`: items written without white
+    /// space between them ran together when one was removed or became
+    /// `??` (`e4!e5` gave `??e5`), and the output did not read again.
+    #[test]
+    fn issue6_fuzz_kpgn_items_without_space_stay_apart() {
+        let (white, black) = (Side::White, Side::Black);
+        let got = |input, side| run(input, &config(side, None, false));
+        let tagged = |s: &str, side: Side| {
+            format!("[Filtered \"{}\"]\n\n{s}", side.name())
+        };
+        assert_eq!(got("B!1!S", black).unwrap(), tagged("?? 1 S", black));
+        assert_eq!(got("e4!e5", black).unwrap(), tagged("?? e5", black));
+        assert_eq!(got("e4!e5", white).unwrap(), tagged("e4! ??", white));
+        let input = "1. e4{x}e5{y}d4 *";
+        let want = tagged("1. e4{x} ?? d4 *", white);
+        assert_eq!(got(input, white).unwrap(), want);
+        let want = tagged("1. ?? e5{y} ?? *", black);
+        assert_eq!(got(input, black).unwrap(), want);
     }
 
     #[test]
