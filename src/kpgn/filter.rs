@@ -485,6 +485,8 @@ impl<'a> Emitter<'a> {
 
     #[inline(always)]
     fn kept_item(&mut self) {
+        // The blanks after a removed item go only up to the next item.
+        self.eat = false;
         self.kept = true;
         self.last_kept = Some((self.len(), self.li));
     }
@@ -806,6 +808,16 @@ mod tests {
         assert_eq!(got(input, white).unwrap(), want);
         let want = tagged("1. ?? e5{y} ?? *", black);
         assert_eq!(got(input, black).unwrap(), want);
+    }
+
+    /// Found by the fuzz target `kpgn`: after a removed first item of a
+    /// line, the blanks after the next item went too (`?1  e5` gave
+    /// `1e5`).
+    #[test]
+    fn issue6_fuzz_kpgn_blanks_go_only_up_to_the_next_item() {
+        let black = config(Side::Black, None, false);
+        let got = run("1. e4\n?1  e5 *\n", &black).unwrap();
+        assert_eq!(got, "[Filtered \"black\"]\n\n1. ??\n1  e5 *\n");
     }
 
     #[test]
