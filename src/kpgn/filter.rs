@@ -51,8 +51,17 @@ pub fn filter(
     let mut emit = Emitter::new(game, out);
     tags(game, config, hide, cut.is_some(), &mut emit);
     let end = cut.unwrap_or(game.tokens().len());
+    // `%` lines may stand before the tag section: they go out with it,
+    // and are not items of the movetext (a cut must not end after one).
+    if let Some(last) = game.tags().last() {
+        if emit.cur < last.span.end {
+            emit.copy_to(last.span.end);
+        }
+    }
+    let tokens = &game.tokens()[..end];
+    let first = tokens.partition_point(|tok| tok.start < emit.cur);
     let mut walk = Walk::new(game, config, hide);
-    for tok in &game.tokens()[..end] {
+    for tok in &tokens[first..] {
         walk.token(tok, &mut emit)?;
     }
     match cut {
@@ -389,7 +398,11 @@ impl<'a> Emitter<'a> {
                 self.cur = stop;
             } else {
                 self.end_line(line);
-                self.li += 1;
+                // Past the end of the last line is the end of the game:
+                // `li` stays a valid index.
+                if self.li + 1 < self.lines.len() {
+                    self.li += 1;
+                }
             }
         }
     }
@@ -450,14 +463,30 @@ impl<'a> Emitter<'a> {
         self.flushed = end;
     }
 
+    /// Writes `with` for the item `tok`, apart from the items around it.
     fn replace(&mut self, tok: &Token, with: &[u8]) {
         self.copy_to(tok.start);
+        self.flush();
+        self.separate(with.first());
         self.put(with, tok.end);
         self.kept_item();
+        self.separate(self.buf.get(tok.end));
+    }
+
+    /// Writes a space if `next` would run into the last byte written:
+    /// the lexer reads `e4!e5` as three items, but `e4` and `e5` with
+    /// nothing between them would be one (`out` must be flushed).
+    fn separate(&mut self, next: Option<&u8>) {
+        let graphic = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+        if graphic(self.out.last()) && graphic(next) {
+            self.out.push(b' ');
+        }
     }
 
     #[inline(always)]
     fn kept_item(&mut self) {
+        // The blanks after a removed item go only up to the next item.
+        self.eat = false;
         self.kept = true;
         self.last_kept = Some((self.len(), self.li));
     }
@@ -475,6 +504,7 @@ impl<'a> Emitter<'a> {
         self.removed = true;
         self.skip_to(tok.end);
         self.flushed = tok.end;
+        self.separate(self.buf.get(tok.end));
     }
 
     /// Writes an opponent's Kriegspiel comment: announcements kept,
@@ -726,6 +756,68 @@ mod tests {
             white("\n1. e4 e5 *\r"),
             "\n[Filtered \"white\"]\r\r1. e4 ?? *\r"
         );
+    }
+
+    /// Found by the fuzz target `kpgn`: a Filtered tag added after the
+    /// last line of a game that ends with a line end made the filter
+    /// index past its last line.
+    #[test]
+    fn issue6_fuzz_kpgn_tags_only_game_with_line_end() {
+        let black = config(Side::Black, None, false);
+        let got = run("[h\"\"]\n", &black).unwrap();
+        assert_eq!(got, "[h\"\"]\n[Filtered \"black\"]\n");
+        let got = run("[A \"1\"]\r\n\r\n[B \"2\"]\r\n", &black).unwrap();
+        assert_eq!(
+            got,
+            "[A \"1\"]\r\n\r\n[B \"2\"]\r\n[Filtered \"black\"]\r\n"
+        );
+    }
+
+    /// Found by the fuzz target `kpgn`: a `%` line before the tag section
+    /// was copied with the tags, then walked again as a token, and the
+    /// filter went back in its input.
+    #[test]
+    fn issue6_fuzz_kpgn_escape_line_before_the_tags() {
+        let white = config(Side::White, None, true);
+        let got = run("%\n[B\"\"]", &white).unwrap();
+        assert_eq!(got, "%\n[B\"\"]\n[Filtered \"white\"]");
+        let input = "%x\n[Filtered \"no\"]\n1. e4 e5 *\n";
+        let want = "%x\n[Filtered \"white\"]\n1. e4 ?? *\n";
+        assert_eq!(run(input, &white).unwrap(), want);
+        let input = "%x\n[Filtered \"white\"]\n1. e4 ?? 2. d4 *\n";
+        let want = "%x\n[Filtered \"white\"]\n*\n";
+        let cut = run(input, &config(Side::White, Some(0), false));
+        assert_eq!(cut.unwrap(), want);
+    }
+
+    /// Found by the fuzz target `kpgn`: items written without white
+    /// space between them ran together when one was removed or became
+    /// `??` (`e4!e5` gave `??e5`), and the output did not read again.
+    #[test]
+    fn issue6_fuzz_kpgn_items_without_space_stay_apart() {
+        let (white, black) = (Side::White, Side::Black);
+        let got = |input, side| run(input, &config(side, None, false));
+        let tagged = |s: &str, side: Side| {
+            format!("[Filtered \"{}\"]\n\n{s}", side.name())
+        };
+        assert_eq!(got("B!1!S", black).unwrap(), tagged("?? 1 S", black));
+        assert_eq!(got("e4!e5", black).unwrap(), tagged("?? e5", black));
+        assert_eq!(got("e4!e5", white).unwrap(), tagged("e4! ??", white));
+        let input = "1. e4{x}e5{y}d4 *";
+        let want = tagged("1. e4{x} ?? d4 *", white);
+        assert_eq!(got(input, white).unwrap(), want);
+        let want = tagged("1. ?? e5{y} ?? *", black);
+        assert_eq!(got(input, black).unwrap(), want);
+    }
+
+    /// Found by the fuzz target `kpgn`: after a removed first item of a
+    /// line, the blanks after the next item went too (`?1  e5` gave
+    /// `1e5`).
+    #[test]
+    fn issue6_fuzz_kpgn_blanks_go_only_up_to_the_next_item() {
+        let black = config(Side::Black, None, false);
+        let got = run("1. e4\n?1  e5 *\n", &black).unwrap();
+        assert_eq!(got, "[Filtered \"black\"]\n\n1. ??\n1  e5 *\n");
     }
 
     #[test]

@@ -6,7 +6,9 @@ The data flows one way: [`game::GameReader`] collects one game's bytes
 from the shared line scanner and tokenizes them ([`token`]); the filter
 ([`filter`]) walks the tokens and copies the game, hiding what the player
 must not know; [`run`] does this for every game of every input and
-reports the games that cannot be filtered.
+reports the games that cannot be filtered. [`filter_reader`] does it for
+one reader and any writer, for callers that are not the tool (the fuzz
+targets in `fuzz/`).
 */
 
 pub mod comment;
@@ -18,7 +20,7 @@ use std::io::{self, Write};
 
 use crate::cli::Outcome;
 use crate::input::Source;
-use crate::msg::{Messages, Report};
+use crate::msg::{Diagnostic, Messages, Report};
 use crate::output;
 
 pub use filter::Config;
@@ -67,14 +69,11 @@ pub fn run(
     msgs: &mut Messages,
 ) -> io::Result<Outcome> {
     let mut wtr = output::stdout();
-    let mut out = Vec::new();
     let mut any = false;
     for source in sources {
         msgs.set_input(&source.name());
         match source.open() {
-            Ok(rdr) => {
-                any |= filter_input(config, rdr, &mut out, &mut wtr, msgs)?
-            }
+            Ok(rdr) => any |= filter_reader(config, rdr, &mut wtr, msgs)?,
             Err(err) => msgs.input_error(describe(&err)),
         }
     }
@@ -82,36 +81,44 @@ pub fn run(
     Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
 }
 
-/// Filters the games of one input; true if it held a game.
-fn filter_input(
+/// Filters every game of one input to `wtr`; true if it held a game.
+///
+/// A game that cannot be filtered goes to `report` and is left out; text
+/// between games is copied. A read error ends the input and is reported
+/// as an error about the input as a whole (line 0).
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn filter_reader(
     config: &Config,
     rdr: impl io::Read,
-    out: &mut Vec<u8>,
     wtr: &mut impl Write,
-    msgs: &mut Messages,
+    report: &mut dyn Report,
 ) -> io::Result<bool> {
     let mut games = game::GameReader::new(rdr);
+    let mut out = Vec::new();
     let mut any = false;
     loop {
         let game = match games.next_game() {
             Ok(Some(game)) => game,
             Ok(None) => return Ok(any),
             Err(err) => {
-                msgs.input_error(describe(&err));
+                report.report(Diagnostic::error(0, describe(&err)));
                 return Ok(any);
             }
         };
         if let Some(error) = game.error() {
             any |= game.is_game();
-            msgs.report(error.clone());
+            report.report(error.clone());
         } else if !game.is_game() {
             wtr.write_all(game.bytes())?;
         } else {
             any = true;
             out.clear();
-            match filter::filter(game, config, out) {
-                Ok(()) => wtr.write_all(out)?,
-                Err(error) => msgs.report(error),
+            match filter::filter(game, config, &mut out) {
+                Ok(()) => wtr.write_all(&out)?,
+                Err(error) => report.report(error),
             }
         }
     }

@@ -1,0 +1,113 @@
+//! The line scanner against a naive splitter, on arbitrary bytes, every
+//! buffer capacity and reads of every size.
+//!
+//! The first byte chooses the capacity (1 to 64, or larger), the second
+//! seeds the sizes the reader returns; the rest is the input.
+
+#![no_main]
+
+use std::io::{self, Read};
+
+use chesspipe::lines::{LineEnd, LineReader};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let (capacity, seed, input) = match data {
+        [c, s, rest @ ..] => (capacity(*c), *s, rest),
+        _ => return,
+    };
+    let want = naive(input);
+    let rdr = Chunked { data: input, state: u32::from(seed) | 1 };
+    let mut lines = LineReader::with_capacity(capacity, rdr);
+    let mut n = 0;
+    while let Some(line) = lines.next_line().expect("reads never fail") {
+        let (content, end) = want.get(n).expect("scanner has extra lines");
+        assert_eq!(line.content(), content.as_slice(), "line {}", n + 1);
+        assert_eq!(line.end(), *end, "line {}", n + 1);
+        assert_eq!(line.number(), n as u64 + 1);
+        let mut raw = content.clone();
+        raw.extend_from_slice(end.as_bytes());
+        assert_eq!(line.raw(), raw.as_slice(), "line {}", n + 1);
+        n += 1;
+    }
+    assert_eq!(n, want.len(), "scanner lost lines");
+    assert_eq!(lines.had_bom(), input.starts_with(b"\xEF\xBB\xBF"));
+});
+
+/// 1 to 64 for most bytes, so that lines straddle refills; a few larger
+/// sizes up to the default.
+fn capacity(b: u8) -> usize {
+    match b {
+        0..=191 => 1 + usize::from(b % 64),
+        192..=254 => 64 + 16 * usize::from(b - 192),
+        255 => chesspipe::lines::DEFAULT_CAPACITY,
+    }
+}
+
+/// Splits at every line end, one byte at a time.
+fn naive(input: &[u8]) -> Vec<(Vec<u8>, LineEnd)> {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let mut out = vec![];
+    let (mut start, mut i) = (0, 0);
+    while i < input.len() {
+        let rest = &input[i..];
+        let end = if rest.starts_with(b"\r\n") {
+            Some(LineEnd::CrLf)
+        } else if rest[0] == b'\r' {
+            Some(LineEnd::Cr)
+        } else if rest[0] == b'\n' {
+            Some(LineEnd::Lf)
+        } else if rest.starts_with(b"\xC2\x85") {
+            Some(LineEnd::Nel)
+        } else if rest.starts_with(b"\xE2\x80\xA8") {
+            Some(LineEnd::Ls)
+        } else {
+            None
+        };
+        match end {
+            Some(end) => {
+                let len = [1, 1, 2, 2, 3][LineEnd::ALL
+                    .iter()
+                    .position(|&e| e == end)
+                    .expect("a line end")];
+                out.push((input[start..i].to_vec(), end));
+                i += len;
+                start = i;
+            }
+            None => i += 1,
+        }
+    }
+    if start < input.len() {
+        out.push((input[start..].to_vec(), LineEnd::None));
+    }
+    out
+}
+
+/// A reader that returns between 1 and 16 bytes per read, sometimes more,
+/// and now and then `Interrupted` (which the scanner must retry).
+struct Chunked<'a> {
+    data: &'a [u8],
+    state: u32,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // xorshift32: the sizes follow from the seed byte alone.
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 17;
+        self.state ^= self.state << 5;
+        let r = self.state as usize;
+        if self.data.is_empty() || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = match r % 32 {
+            0 => return Err(io::ErrorKind::Interrupted.into()),
+            1 => buf.len(),
+            n => n % 16 + 1,
+        };
+        let n = want.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
