@@ -339,6 +339,9 @@ struct Emitter<'a> {
     /// The end in `out` of the last movetext item kept, and the line
     /// it ended on.
     last_kept: Option<(usize, usize)>,
+    /// Whether that item runs to the end of its line (a `;` comment or a
+    /// `%` line), so that nothing may follow it on that line.
+    last_to_eol: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -356,6 +359,7 @@ impl<'a> Emitter<'a> {
             removed: false,
             eat: false,
             last_kept: None,
+            last_to_eol: false,
         }
     }
 
@@ -453,6 +457,8 @@ impl<'a> Emitter<'a> {
             self.line_out = self.len() - (tok.end - line_start);
         }
         self.kept_item();
+        self.last_to_eol =
+            matches!(tok.kind, Kind::LineComment | Kind::Escape);
     }
 
     /// Writes `with` for the input up to `end`, which is skipped.
@@ -489,6 +495,7 @@ impl<'a> Emitter<'a> {
         self.eat = false;
         self.kept = true;
         self.last_kept = Some((self.len(), self.li));
+        self.last_to_eol = false;
     }
 
     fn remove(&mut self, tok: &Token) {
@@ -597,6 +604,16 @@ impl<'a> Emitter<'a> {
     fn cut(&mut self, next: &Token) {
         self.flush();
         let li = match self.last_kept {
+            Some((at, li)) if self.last_to_eol => {
+                // ` *` would be part of the comment: the marker goes on a
+                // line of its own.
+                self.out.truncate(at);
+                let line = self.lines[li];
+                self.out
+                    .extend_from_slice(&self.buf[line.content_end..line.end]);
+                self.out.push(b'*');
+                li
+            }
             Some((at, li)) => {
                 self.out.truncate(at);
                 self.out.extend_from_slice(b" *");
@@ -831,6 +848,17 @@ mod tests {
         assert_eq!(cut(2), format!("{head}1. e4 ?? *\n"));
         assert_eq!(cut(3), white(input));
         assert!(cut(3).contains("[Result \"1-0\"]"));
+    }
+
+    #[test]
+    fn issue6_plies_after_a_line_comment_puts_the_marker_on_its_own_line() {
+        let input = "[A \"1\"]\n1. e4 ; x\ne5 *\n";
+        let out = run(input, &config(Side::White, Some(1), false)).unwrap();
+        assert_eq!(out, "[A \"1\"]\n[Filtered \"white\"]\n1. e4 ; x\n*\n");
+        // A `%` line likewise.
+        let input = "[A \"1\"]\n1. e4\n%x\ne5 *\n";
+        let out = run(input, &config(Side::White, Some(1), false)).unwrap();
+        assert_eq!(out, "[A \"1\"]\n[Filtered \"white\"]\n1. e4\n%x\n*\n");
     }
 
     #[test]
