@@ -17,11 +17,11 @@
 //!
 //! On anything else (a variation, a `;` comment, an escape line, a
 //! comment across lines, a line after the termination marker's, any
-//! error) [`filter`] gives up and returns false; the caller then has the
+//! error) [`filter()`] gives up and returns false; the caller then has the
 //! game read exactly and tokenized ([`GameReader::frame`]) and runs the
 //! general filter, which also reports the error. The output is the same byte for byte: the
-//! tag section goes through the general [`Emitter`], and the white space
-//! rules for removed items are those of [`Emitter`] restated for one line
+//! tag section goes through the general `Emitter`, and the white space
+//! rules for removed items are those of the `Emitter` restated for one line
 //! at a time. The tests run both paths on the same games.
 
 use super::comment::{self, Illegal, KComment};
@@ -33,7 +33,7 @@ use super::Side;
 #[cfg(doc)]
 use super::game::GameReader;
 
-/// Whether [`filter`] can filter any game for `config`.
+/// Whether [`filter()`] can filter any game for `config`.
 pub fn applies(config: &Config) -> bool {
     config.plies.is_none() && !config.keep_comments
 }
@@ -96,7 +96,7 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// The state of one pass: where the output stands (as in [`Emitter`])
+/// The state of one pass: where the output stands (as in the `Emitter`)
 /// and whose move it is (as in the general filter's walk).
 struct Pass<'a> {
     buf: &'a [u8],
@@ -161,7 +161,7 @@ impl Pass<'_> {
     }
 
     /// Passes the line end of `line`, or drops the line if removals left
-    /// it empty ([`Emitter`]'s `end_line`; the last line of a game without
+    /// it empty (the `end_line` of the `Emitter`; the last line of a game without
     /// a line end is left as it is, as there).
     fn end_line(&mut self, line: &LineSpan) {
         if self.removed && !self.kept && line.end > line.content_end {
