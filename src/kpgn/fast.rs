@@ -141,11 +141,16 @@ impl Pass<'_> {
         }
         loop {
             let gap = i;
-            // Most gaps are one space.
-            if i + 1 < end && buf[i] == b' ' && buf[i + 1] > b' ' {
-                i += 1;
-            }
-            i = token::skip_space(buf, i, end);
+            // Most gaps are one space, before a byte that is not white
+            // space (nor the first byte of U+00A0).
+            let one = i + 1 < end
+                && buf[i] == b' '
+                && buf[i + 1] > b' '
+                && buf[i + 1] != 0xC2;
+            i = match one {
+                true => i + 1,
+                false => token::skip_space(buf, i, end),
+            };
             if self.eat && i > gap {
                 self.out.extend_from_slice(&buf[self.flushed..gap]);
                 self.flushed = i;

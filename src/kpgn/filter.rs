@@ -598,6 +598,7 @@ impl<'a> Emitter<'a> {
 }
 
 /// Appends `n` in decimal, without allocating.
+#[inline]
 pub(super) fn push_decimal(out: &mut Vec<u8>, n: usize) {
     if n < 10 {
         // Nearly every count: one digit.
