@@ -73,7 +73,10 @@ pub fn filter(
 
 /// Whether the game is already filtered for `player`. A game filtered
 /// for the other player is an error: what was hidden is lost.
-fn already_filtered(game: &Game, player: Side) -> Result<bool, Diagnostic> {
+pub(super) fn already_filtered(
+    game: &Game,
+    player: Side,
+) -> Result<bool, Diagnostic> {
     let Some(tag) = game.tag("Filtered") else { return Ok(false) };
     let value = game.text(tag.value.clone());
     let line = game.lines()[tag.line].number;
@@ -124,7 +127,7 @@ fn cut_at(tokens: &[Token], plies: u64) -> Option<usize> {
 
 /// Writes the tag section: the Filtered value set or its tag added, the
 /// Result value `*` when the game is cut.
-fn tags(
+pub(super) fn tags(
     game: &Game,
     config: &Config,
     hide: bool,
@@ -301,7 +304,7 @@ impl<'g> Walk<'g> {
 }
 
 /// The side to move first: Black if the FEN tag says so, else White.
-fn first_to_move(game: &Game) -> Side {
+pub(super) fn first_to_move(game: &Game) -> Side {
     let Some(tag) = game.tag("FEN") else { return Side::White };
     let fen = game.text(tag.value.clone());
     let mut fields = fen.split(|&b| b == b' ').filter(|f| !f.is_empty());
@@ -318,7 +321,7 @@ fn first_to_move(game: &Game) -> Side {
 /// `cur` is pending, and goes to `out` in one piece when something is
 /// changed or removed. Offsets into the output (`line_out`, `last_kept`)
 /// count the pending bytes as written.
-struct Emitter<'a> {
+pub(super) struct Emitter<'a> {
     buf: &'a [u8],
     lines: &'a [LineSpan],
     out: &'a mut Vec<u8>,
@@ -345,7 +348,7 @@ struct Emitter<'a> {
 }
 
 impl<'a> Emitter<'a> {
-    fn new(game: &'a Game, out: &'a mut Vec<u8>) -> Emitter<'a> {
+    pub(super) fn new(game: &'a Game, out: &'a mut Vec<u8>) -> Emitter<'a> {
         let line_out = out.len();
         Emitter {
             buf: game.bytes(),
@@ -365,7 +368,7 @@ impl<'a> Emitter<'a> {
 
     /// Writes the pending input to `out`.
     #[inline]
-    fn flush(&mut self) {
+    pub(super) fn flush(&mut self) {
         self.out.extend_from_slice(&self.buf[self.flushed..self.cur]);
         self.flushed = self.cur;
     }
@@ -379,7 +382,7 @@ impl<'a> Emitter<'a> {
     /// Copies the input up to `pos`, line ends included, dropping a line
     /// that removals left empty.
     #[inline(always)]
-    fn copy_to(&mut self, pos: usize) {
+    pub(super) fn copy_to(&mut self, pos: usize) {
         // Most gaps are a space or two inside one line: pending.
         if !self.eat && pos <= self.lines[self.li].content_end {
             self.cur = pos;
@@ -642,7 +645,13 @@ impl<'a> Emitter<'a> {
 }
 
 /// Appends `n` in decimal, without allocating.
-fn push_decimal(out: &mut Vec<u8>, n: usize) {
+#[inline]
+pub(super) fn push_decimal(out: &mut Vec<u8>, n: usize) {
+    if n < 10 {
+        // Nearly every count: one digit.
+        out.push(b'0' + n as u8);
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     let mut n = n;
@@ -659,7 +668,7 @@ fn push_decimal(out: &mut Vec<u8>, n: usize) {
 
 /// The length of `s` without its trailing blanks (space, tab, VT, FF,
 /// U+00A0).
-fn trim_end(s: &[u8]) -> usize {
+pub(super) fn trim_end(s: &[u8]) -> usize {
     let mut n = s.len();
     loop {
         match s[..n] {

@@ -3,8 +3,8 @@
 //! [`GameReader`] pulls lines from the shared [`LineReader`] and collects
 //! one game's bytes, line ends included, in a buffer that is reused for
 //! the next game: it never holds more than one game. As each line comes
-//! in it is sorted (tag pairs or movetext) and tokenized, so that the
-//! reader knows where the game ends:
+//! in it is sorted (tag pairs or movetext) and skimmed by the tokenizer
+//! ([`Lexer::skim`]), so that the reader knows where the game ends:
 //!
 //! - after its termination marker: the blank lines that follow the
 //!   marker's line (or the line where a `{` comment opened after the
@@ -22,7 +22,12 @@
 //! a line starts the next game, and the comment is reported as
 //! unterminated, so that one missing `}` costs one game, not the rest of
 //! the file.
+//!
+//! The movetext is tokenized once the game is read. A filter that reads
+//! the movetext itself may also have the game read without skimming
+//! ([`GameReader::speculate`]) and check that it was read right.
 
+use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::ops::Range;
 
@@ -41,6 +46,8 @@ pub struct LineSpan {
     pub end: usize,
     /// Its number in its input, counted from 1.
     pub number: u64,
+    /// Whether it is a line of tag pairs, which is not tokenized.
+    pub tags: bool,
 }
 
 /// A tag pair, `[Name "value"]`.
@@ -67,6 +74,8 @@ pub struct Game {
     tags: Vec<Tag>,
     tokens: Vec<Token>,
     error: Option<Diagnostic>,
+    /// Whether [`Game::tokenize`] has run.
+    tokenized: bool,
 }
 
 impl Game {
@@ -85,15 +94,36 @@ impl Game {
         &self.tags
     }
 
-    /// The movetext tokens in order.
+    /// The movetext tokens in order; none before [`Game::tokenize`].
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
     }
 
     /// The first thing wrong with the game, if any: an error for the
-    /// whole game.
+    /// whole game. Before [`Game::tokenize`], only a malformed tag pair.
     pub fn error(&self) -> Option<&Diagnostic> {
         self.error.as_ref()
+    }
+
+    /// Tokenizes the movetext (every line that is not tag pairs), if not
+    /// done yet, reporting what is wrong with it in [`Game::error`].
+    ///
+    /// The errors come in line order after those of the tag pairs, as if
+    /// each line had been tokenized as it was read: tag pairs that are
+    /// not the game's first lines end the game when movetext came before.
+    pub fn tokenize(&mut self) {
+        if self.tokenized {
+            return;
+        }
+        self.tokenized = true;
+        let mut lexer = Lexer::new();
+        let mut sink =
+            Sink { tokens: &mut self.tokens, error: &mut self.error };
+        for line in self.lines.iter().filter(|l| !l.tags) {
+            let (start, end) = (line.start, line.content_end);
+            lexer.line(&self.buf, start, end, line.number, &mut sink);
+        }
+        lexer.finish(&mut sink);
     }
 
     /// Whether this is a game: it has a tag pair or a move. Text between
@@ -127,6 +157,7 @@ impl Game {
         self.tags.clear();
         self.tokens.clear();
         self.error = None;
+        self.tokenized = false;
     }
 
     fn fail(&mut self, line: u64, message: &str) {
@@ -160,17 +191,23 @@ enum Step {
 struct Builder {
     game: Game,
     lexer: Lexer,
+    /// Where [`Lexer::skim`] puts what it tokenizes; cleared every line.
+    scratch: Vec<Token>,
     phase: Phase,
     /// The termination marker has been read: only blank lines follow.
     ended: bool,
+    /// Whether the movetext is skimmed: false while reading a game
+    /// speculatively ([`GameReader::speculate`]).
+    exact: bool,
 }
 
 impl Builder {
-    fn reset(&mut self) {
+    fn reset(&mut self, exact: bool) {
         self.game.clear();
         self.lexer = Lexer::new();
         self.phase = Phase::Prefix;
         self.ended = false;
+        self.exact = exact;
     }
 
     /// Adds the line `raw`, whose content is its first `len` bytes.
@@ -199,8 +236,10 @@ impl Builder {
             content_end: start + len,
             end: start + raw.len(),
             number,
+            tags: false,
         });
         if tag_line && self.phase != Phase::Movetext {
+            self.game.lines[index].tags = true;
             self.phase = Phase::Tags;
             let game = &mut self.game;
             if !parse_tags(
@@ -216,19 +255,17 @@ impl Builder {
         if first < len && raw[0] != b'%' {
             self.phase = Phase::Movetext;
         }
-        let game = &mut self.game;
-        let mut sink =
-            Sink { tokens: &mut game.tokens, error: &mut game.error };
-        self.lexer.line(&game.buf, start, start + len, number, &mut sink);
+        if !self.exact {
+            return Step::Continue;
+        }
+        // Errors are found again when the game is tokenized.
+        let mut error = None;
+        let mut sink = Sink { tokens: &mut self.scratch, error: &mut error };
+        let buf = &self.game.buf;
+        self.lexer.skim(buf, start, start + len, number, &mut sink);
+        self.scratch.clear();
         self.ended = self.lexer.terminated() && !self.lexer.in_comment();
         Step::Continue
-    }
-
-    fn finish(&mut self) {
-        let game = &mut self.game;
-        let mut sink =
-            Sink { tokens: &mut game.tokens, error: &mut game.error };
-        self.lexer.finish(&mut sink);
     }
 }
 
@@ -292,14 +329,32 @@ fn parse_tag(line: &[u8], i: usize) -> Option<Parsed> {
     Some(((name, value), j + 1))
 }
 
+/// How much of a game [`GameReader::speculate`] reads before it falls
+/// back to exact reading, so that memory stays flat on input without tag
+/// pairs.
+const SPECULATE_LIMIT: usize = 1 << 20;
+
+/// A line read but not yet used, in [`GameReader`]'s `replay` buffer.
+#[derive(Clone, Debug)]
+struct Pending {
+    raw: Range<usize>,
+    len: usize,
+    number: u64,
+}
+
 /// Reads games one at a time from one input.
 pub struct GameReader<R> {
     lines: LineReader<R>,
     builder: Builder,
-    /// The first line of the next game, read while looking for the end
-    /// of the current one: its bytes, content length and number.
-    carry: Vec<u8>,
-    carried: Option<(usize, u64)>,
+    /// Lines read but belonging to the next games: the first line of the
+    /// next game, read while looking for the end of the current one, and
+    /// the lines a speculative read took too many. Read before any new
+    /// line; their bytes are in `replay`.
+    queue: VecDeque<Pending>,
+    replay: Vec<u8>,
+    /// The queue holds lines a speculative read took too many: they are
+    /// read exactly, so that they are not read a third time.
+    backlog: bool,
 }
 
 impl<R: Read> GameReader<R> {
@@ -310,43 +365,150 @@ impl<R: Read> GameReader<R> {
             builder: Builder {
                 game: Game::default(),
                 lexer: Lexer::new(),
+                scratch: Vec::new(),
                 phase: Phase::Prefix,
                 ended: false,
+                exact: true,
             },
-            carry: Vec::new(),
-            carried: None,
+            queue: VecDeque::new(),
+            replay: Vec::new(),
+            backlog: false,
         }
     }
 
-    /// The next game, or `None` at the end of the input. The game is lent
-    /// until the next call.
+    /// The next game, tokenized, or `None` at the end of the input. The
+    /// game is lent until the next call.
     ///
     /// # Errors
     ///
     /// A read error of the input. What was read of the current game is
     /// lost; the reader should not be used after it.
     pub fn next_game(&mut self) -> io::Result<Option<&Game>> {
-        self.builder.reset();
-        if let Some((len, number)) = self.carried.take() {
-            self.builder.add(&self.carry, len, number);
+        self.read(true)?;
+        Ok(self.current().map(|game| {
+            game.tokenize();
+            &*game
+        }))
+    }
+
+    /// The next game as it may be: read up to the next line of tag pairs
+    /// after movetext, or the end of the input, without skimming the
+    /// movetext for the state that may end it earlier (a termination
+    /// marker followed by more than blank lines; an open comment, across
+    /// which the next tag section must parse). Nor is it tokenized.
+    ///
+    /// Skimming costs about as much as filtering, and a filter that reads
+    /// the movetext anyway can tell whether the game read is the game
+    /// ([`fast::filter`](super::fast::filter) does). If it cannot,
+    /// [`GameReader::frame`] gives the game as [`GameReader::next_game`]
+    /// would have, and puts back the lines that belong to the next games.
+    ///
+    /// # Errors
+    ///
+    /// As [`GameReader::next_game`].
+    pub fn speculate(&mut self) -> io::Result<Option<&Game>> {
+        self.read(false)?;
+        Ok(self.current().map(|game| &*game))
+    }
+
+    /// The game just read, read exactly (see [`GameReader::speculate`])
+    /// and tokenized; `None` at the end of the input.
+    ///
+    /// # Errors
+    ///
+    /// As [`GameReader::next_game`]: the game may go on after where it
+    /// was thought to end (a comment open across a line of tag pairs).
+    pub fn frame(&mut self) -> io::Result<Option<&Game>> {
+        if !self.builder.exact && !self.reread() {
+            self.fill()?;
         }
-        while let Some(line) = self.lines.next_line()? {
-            let len = line.content().len();
-            match self.builder.add(line.raw(), len, line.number()) {
-                Step::Continue => {}
-                Step::Boundary => {
-                    self.carry.clear();
-                    self.carry.extend_from_slice(line.raw());
-                    self.carried = Some((len, line.number()));
-                    break;
+        Ok(self.current().map(|game| {
+            game.tokenize();
+            &*game
+        }))
+    }
+
+    fn current(&mut self) -> Option<&mut Game> {
+        match self.builder.game.lines.is_empty() {
+            true => None,
+            false => Some(&mut self.builder.game),
+        }
+    }
+
+    /// Reads the lines of the next game, exactly or speculatively.
+    fn read(&mut self, exact: bool) -> io::Result<()> {
+        self.backlog &= self.queue.len() > 1;
+        self.builder.reset(exact || self.backlog);
+        self.fill()
+    }
+
+    /// Reads lines into the game until it ends.
+    fn fill(&mut self) -> io::Result<()> {
+        loop {
+            let step = if let Some(p) = self.queue.pop_front() {
+                let raw = &self.replay[p.raw.clone()];
+                let step = self.builder.add(raw, p.len, p.number);
+                if let Step::Boundary = step {
+                    self.queue.push_front(p);
                 }
+                step
+            } else if let Some(line) = self.lines.next_line()? {
+                let len = line.content().len();
+                let step = self.builder.add(line.raw(), len, line.number());
+                if let Step::Boundary = step {
+                    self.replay.clear();
+                    self.replay.extend_from_slice(line.raw());
+                    let raw = 0..self.replay.len();
+                    let number = line.number();
+                    self.queue.push_front(Pending { raw, len, number });
+                }
+                step
+            } else {
+                return Ok(());
+            };
+            match step {
+                Step::Boundary => return Ok(()),
+                Step::Continue => {}
+            }
+            if !self.builder.exact
+                && self.builder.game.buf.len() > SPECULATE_LIMIT
+                && self.reread()
+            {
+                return Ok(());
             }
         }
-        if self.builder.game.lines.is_empty() {
-            return Ok(None);
+    }
+
+    /// Reads the lines of the game read speculatively again, exactly.
+    /// The lines after where the game ends go back to the queue, in
+    /// front; true if there were any. If not, the game may go on.
+    fn reread(&mut self) -> bool {
+        let buf = std::mem::take(&mut self.builder.game.buf);
+        let lines = std::mem::take(&mut self.builder.game.lines);
+        self.builder.reset(true);
+        let mut rest = lines.len();
+        for (k, l) in lines.iter().enumerate() {
+            let raw = &buf[l.start..l.end];
+            let len = l.content_end - l.start;
+            if let Step::Boundary = self.builder.add(raw, len, l.number) {
+                rest = k;
+                break;
+            }
         }
-        self.builder.finish();
-        Ok(Some(&self.builder.game))
+        if self.queue.is_empty() {
+            self.replay.clear();
+        }
+        self.backlog = rest < lines.len();
+        for l in lines[rest..].iter().rev() {
+            let start = self.replay.len();
+            self.replay.extend_from_slice(&buf[l.start..l.end]);
+            self.queue.push_front(Pending {
+                raw: start..self.replay.len(),
+                len: l.content_end - l.start,
+                number: l.number,
+            });
+        }
+        rest < lines.len()
     }
 }
 

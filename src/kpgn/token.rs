@@ -78,6 +78,28 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
+#[inline]
+pub fn is_symbol(b: u8) -> bool {
+    CLASS[b as usize] == SYMBOL
+}
+
+/// The bytes that, outside comments, cannot change the lexer's state
+/// between lines: symbol characters but `-` and `/` (termination
+/// markers), `.`, `!`, `?`, `$` and ASCII white space. See
+/// [`Lexer::skim`].
+static SKIM: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = (CLASS[b] != OTHER && c != b'-' && c != b'/')
+            || matches!(c, b'.' | b'!' | b'?' | b'$');
+        b += 1;
+    }
+    t
+};
+
 /// The length of the white space at `buf[i..end]`, 0 if there is none:
 /// space, tab, VT, FF, or U+00A0 (bytes C2 A0), which the seed's own
 /// examples indent with.
@@ -187,6 +209,49 @@ impl Lexer {
                 0 => self.token(buf, i, end, line, sink),
                 n => i + n,
             };
+        }
+    }
+
+    /// Brings the state up to date with the line `buf[start..end]` as
+    /// [`Lexer::line`] does, without making tokens: all the game reader
+    /// needs to find where a game ends.
+    ///
+    /// Most lines hold only moves, move numbers, glyphs, NAGs and
+    /// comments that close on the line; only a `{` can change the state
+    /// there, so those lines are skimmed for it. A line with anything
+    /// else (a `(`, `)`, `;`, `*`, `-` or `/` outside comments, which
+    /// variations and termination markers need; any other byte, which
+    /// may be an error) goes through [`Lexer::line`], with `scratch`
+    /// taking its tokens and errors. The caller clears `scratch`.
+    pub fn skim(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        end: usize,
+        line: u64,
+        scratch: &mut Sink<'_>,
+    ) {
+        if self.brace.is_some() || buf.get(start) == Some(&b'%') {
+            self.line(buf, start, end, line, scratch);
+            return;
+        }
+        let mut i = start;
+        while i < end {
+            let b = buf[i];
+            if SKIM[b as usize] {
+                i += 1;
+            } else if b == b'{' {
+                match find(b'}', &buf[i + 1..end]) {
+                    Some(j) => i += j + 2,
+                    None => {
+                        self.brace = Some((i, line));
+                        return;
+                    }
+                }
+            } else {
+                self.line(buf, start, end, line, scratch);
+                return;
+            }
         }
     }
 
