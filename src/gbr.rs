@@ -844,6 +844,7 @@ fn side_token(s: &[u8]) -> ToMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
 
     fn board(fen: &str) -> Board {
         Board::parse(fen.as_bytes()).unwrap()
@@ -1104,22 +1105,6 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 17);
-    }
-
-    /// xorshift64*: enough randomness for tests, no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-        }
     }
 
     /// A board with one king a side and up to 30 more men, promoted

@@ -27,3 +27,6 @@ pub mod output;
 pub mod pbi;
 pub mod select;
 pub mod table;
+
+#[cfg(test)]
+mod testing;

@@ -380,6 +380,7 @@ impl<R: Read> LineReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
 
     /// The reference: splits `input` at every line end, one byte at a
     /// time, with no buffer at all.
@@ -448,26 +449,6 @@ mod tests {
             out.push((line.content().to_vec(), line.end()));
         }
         out
-    }
-
-    /// xorshift64*: enough randomness for tests, no dependency.
-    pub(crate) struct Rng(u64);
-
-    impl Rng {
-        pub(crate) fn new(seed: u64) -> Rng {
-            Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-        }
-
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        pub(crate) fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
     }
 
     /// Bytes drawn mostly from the ones that make or nearly make line

@@ -1,9 +1,8 @@
 //! gbr-encode from the command line.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-
-use crate::util::{bin, repo_file, with_line_end, Dir, LINE_ENDS};
+use crate::util::{
+    first_line_then_close, repo_file, with_line_end, Dir, LINE_ENDS,
+};
 
 /// The seed's two positions (White to move) and Kubbel's study, as FEN
 /// lines with further fields, a PBI Forsyth string and a bare board.
@@ -315,20 +314,9 @@ fn pbi_input_uses_the_position_field() {
 fn closed_stdout_is_quiet() {
     let dir = Dir::new("gbr-head");
     let path = dir.create("big.fen", FENS.repeat(100_000));
-    let mut child = Command::new(bin("gbr-encode"))
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    stdout.read_line(&mut first).unwrap();
-    drop(stdout);
-    let out = child.wait_with_output().unwrap();
+    let (first, out) = first_line_then_close("gbr-encode", [&path]);
     assert_eq!(first, "0116.00\n");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    out.code(0).quiet();
 }
 
 #[test]

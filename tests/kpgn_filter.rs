@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::Read;
-use std::process::{Command, Stdio};
 
-use crate::util::{bin, repo_file, with_line_end, Dir, LINE_ENDS};
+use crate::util::{
+    first_line_then_close, repo_file, with_line_end, Dir, Rng, LINE_ENDS,
+};
 
 const TOOL: &str = "kpgn-filter";
 
@@ -217,39 +217,10 @@ fn a_closed_pipe_ends_quietly() {
     let dir = Dir::new("kpgn-pipe");
     let game = data("seed-unfiltered.pgn") + "\n";
     let path = dir.create("big.pgn", game.repeat(20_000));
-    let mut child = Command::new(bin(TOOL))
-        .args(["-w".as_ref(), path.as_os_str()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start kpgn-filter");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut first = [0; 100];
-    stdout.read_exact(&mut first).expect("read the first bytes");
-    drop(stdout);
-    let out = child.wait_with_output().expect("wait for kpgn-filter");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-}
-
-/// xorshift64*: enough randomness for tests, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+    let args = ["-w".as_ref(), path.as_os_str()];
+    let (first, out) = first_line_then_close(TOOL, args);
+    assert_eq!(first, game.lines().next().unwrap().to_string() + "\n");
+    out.code(0).quiet();
 }
 
 /// What one side wrote in generated games: its moves, illegal attempts

@@ -1,9 +1,8 @@
 //! pbi2csv from the command line.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-
-use crate::util::{bin, repo_file, with_line_end, Dir, LINE_ENDS};
+use crate::util::{
+    first_line_then_close, repo_file, with_line_end, Dir, LINE_ENDS,
+};
 
 const BOM: &str = "\u{feff}";
 const HEADER: &str = "authors,position,stipulation,source_nr,source_title,\
@@ -113,20 +112,9 @@ fn closed_stdout_is_quiet() {
         big.push_str(&body);
     }
     let path = dir.create("big.pbi", big);
-    let mut child = Command::new(bin("pbi2csv"))
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    stdout.read_line(&mut first).unwrap();
-    drop(stdout);
-    let out = child.wait_with_output().unwrap();
+    let (first, out) = first_line_then_close("pbi2csv", [&path]);
     assert_eq!(first, HEADER);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    out.code(0).quiet();
 }
 
 #[test]

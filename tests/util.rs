@@ -5,7 +5,7 @@
 
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{self, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -214,3 +214,54 @@ pub const LINE_ENDS: [(&str, &str); 5] = [
     ("nel", "\u{85}"),
     ("ls", "\u{2028}"),
 ];
+
+/// Runs `tool` with `args`, reads the first line of its output, then
+/// closes the pipe, as `| head -1` does. Returns that line and what the
+/// tool did afterwards (its exit status and stderr).
+pub fn first_line_then_close<I, S>(tool: &str, args: I) -> (String, Output)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = process::Command::new(bin(tool));
+    cmd.args(args);
+    let shown = format!("{cmd:?} | head -1");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the tool");
+    let mut first = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("a pipe"));
+    stdout.read_line(&mut first).expect("read the first line");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait for the tool");
+    let code = out.status.code().unwrap_or(-1);
+    let output =
+        Output { shown, code, stdout: out.stdout, stderr: out.stderr };
+    (first, output)
+}
+
+/// xorshift64*: enough randomness for tests, with no dependency, and the
+/// same numbers on every run for a seed.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    }
+
+    /// One of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
