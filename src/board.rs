@@ -42,6 +42,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of their values (the GBR order, then
+    /// pawn and king).
+    pub const ALL: [Kind; 6] = [
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+        Kind::Pawn,
+        Kind::King,
+    ];
+
     /// The four kinds the GBR code counts, in its order.
     pub const PIECES: [Kind; 4] =
         [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight];
@@ -301,19 +312,10 @@ const fn code(color: usize, kind: usize) -> u8 {
     (1 + 6 * color + kind) as u8
 }
 
-const KINDS: [Kind; 6] = [
-    Kind::Queen,
-    Kind::Rook,
-    Kind::Bishop,
-    Kind::Knight,
-    Kind::Pawn,
-    Kind::King,
-];
-
 fn piece_of(code: u8) -> Option<Piece> {
     let i = usize::from(code.checked_sub(1)?);
     let color = if i < 6 { Color::White } else { Color::Black };
-    Some(Piece { color, kind: KINDS[i % 6] })
+    Some(Piece { color, kind: Kind::ALL[i % 6] })
 }
 
 fn code_of(piece: Piece) -> u8 {

@@ -136,7 +136,7 @@ impl Men {
         for color in Color::BOTH {
             for (i, count) in men.counts[color as usize].iter_mut().enumerate()
             {
-                *count = board.count(color, PIECE_KINDS_AND_KING[i]);
+                *count = board.count(color, Kind::ALL[i]);
             }
         }
         men
@@ -241,15 +241,6 @@ const DIGITS: [[u8; 4]; 4] = [
     [b'9', b'9', b'9', b'9'],
 ];
 
-const PIECE_KINDS_AND_KING: [Kind; 6] = [
-    Kind::Queen,
-    Kind::Rook,
-    Kind::Bishop,
-    Kind::Knight,
-    Kind::Pawn,
-    Kind::King,
-];
-
 /// The GBR digit of one kind of piece on `board`: `w + 3*b`, or 9 when
 /// either side has 3 or more.
 #[inline]
@@ -307,7 +298,7 @@ impl Listing {
     fn of(board: &Board) -> Listing {
         let mut start = [0u8; 13];
         for group in 0..12 {
-            let (kind, color) = (PIECE_KINDS_AND_KING[group / 2], group % 2);
+            let (kind, color) = (Kind::ALL[group / 2], group % 2);
             start[group + 1] =
                 start[group] + board.count(Color::BOTH[color], kind);
         }
