@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::board::{self, Board, Color, Kind, MaterialError, Piece, Square};
+use crate::output;
 
 /// The result a position form or study code claims for White.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -268,20 +269,9 @@ pub fn material_code(board: &Board, out: &mut Vec<u8>) -> bool {
 /// Appends the men of each side, kings included, as `3+3` (pbi2csv's
 /// `pieces` column).
 pub fn pieces(board: &Board, out: &mut Vec<u8>) {
-    push_number(out, board.men(Color::White));
+    output::push_decimal(out, u64::from(board.men(Color::White)));
     out.push(b'+');
-    push_number(out, board.men(Color::Black));
-}
-
-/// Appends `n` in decimal without the formatting machinery.
-fn push_number(out: &mut Vec<u8>, n: u8) {
-    if n >= 100 {
-        out.push(b'0' + n / 100);
-    }
-    if n >= 10 {
-        out.push(b'0' + n / 10 % 10);
-    }
-    out.push(b'0' + n % 10);
+    output::push_decimal(out, u64::from(board.men(Color::Black)));
 }
 
 /// The men of a board in the order the extended form lists them: for
@@ -351,9 +341,9 @@ pub fn position(
     let nine = material_code(board, out);
     push_squares(&listing, out);
     out.push(b' ');
-    push_number(out, board.men(Color::White));
+    output::push_decimal(out, u64::from(board.men(Color::White)));
     out.push(b'/');
-    push_number(out, board.men(Color::Black));
+    output::push_decimal(out, u64::from(board.men(Color::Black)));
     out.extend_from_slice(mark(verdict, to_move));
     out.push(b'.');
     nine

@@ -85,11 +85,6 @@ impl Messages {
         self.errored
     }
 
-    /// Records an error that was reported some other way.
-    pub fn set_errored(&mut self) {
-        self.errored = true;
-    }
-
     /// Prints `tool: input: message` as an error (a file that cannot be
     /// opened or read).
     pub fn input_error(&mut self, message: impl fmt::Display) {
@@ -101,11 +96,6 @@ impl Messages {
     /// Prints `tool: message` as an error (bad usage, write errors).
     pub fn error(&mut self, message: impl fmt::Display) {
         self.errored = true;
-        self.print(format_args!("{message}"));
-    }
-
-    /// Prints `tool: message` without changing the exit status.
-    pub fn warning(&mut self, message: impl fmt::Display) {
         self.print(format_args!("{message}"));
     }
 

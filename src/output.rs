@@ -15,9 +15,27 @@ pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(BUFFER_SIZE, io::stdout().lock())
 }
 
-/// Any writer behind a 64 KiB buffer; [`stdout`] for tests.
-pub fn buffered<W: Write>(w: W) -> BufWriter<W> {
-    BufWriter::with_capacity(BUFFER_SIZE, w)
+/// Appends `n` in decimal, without allocating (numbers in output rows:
+/// line numbers, piece counts, counts of illegal attempts).
+#[inline]
+pub fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        // Nearly every count: one digit.
+        out.push(b'0' + n as u8);
+        return;
+    }
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// Whether writing failed because the reader of the pipe went away.
@@ -199,13 +217,8 @@ mod tests {
     #[test]
     fn quotes_like_the_csv_crate() {
         const BYTES: &[u8] = b"ab ,;\t\"\r\n:|\xc3\xa9#'";
-        let mut seed = 7u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::testing::Rng::new(7);
+        let mut next = |n: usize| rng.below(n);
         for delimiter in [b',', b'\t', b';', b'|'] {
             let rows: Vec<Vec<Vec<u8>>> = (0..2000)
                 .map(|_| {

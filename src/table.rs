@@ -11,7 +11,7 @@ use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
 use crate::msg::Messages;
-use crate::output::CsvWriter;
+use crate::output::{self, CsvWriter};
 use crate::pbi::{
     self, class, escape, list, trim, Field, Item, Parser, Record, Subfields,
 };
@@ -295,7 +295,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             Column::Awards => self.sources(Field::Awards, scratch),
             Column::File => Cell::Check(self.name.as_bytes()),
             Column::Line => {
-                scratch.extend_from_slice(rec.number().to_string().as_bytes());
+                output::push_decimal(scratch, rec.number());
                 Cell::Scratch
             }
             Column::Fen => {
@@ -387,9 +387,9 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
 /// Appends the men of each side, kings included: `3+3`.
 fn write_pieces(men: &gbr::Men, out: &mut Vec<u8>) {
     let [white, black] = men.counts.map(|side| side.iter().sum::<u8>());
-    out.extend_from_slice(white.to_string().as_bytes());
+    output::push_decimal(out, u64::from(white));
     out.push(b'+');
-    out.extend_from_slice(black.to_string().as_bytes());
+    output::push_decimal(out, u64::from(black));
 }
 
 /// Writes the items with `write`, separated by `; `.

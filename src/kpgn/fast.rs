@@ -29,6 +29,7 @@ use super::filter::{self, Config, Emitter};
 use super::game::{Game, LineSpan};
 use super::token;
 use super::Side;
+use crate::output;
 
 #[cfg(doc)]
 use super::game::GameReader;
@@ -374,7 +375,7 @@ impl Pass<'_> {
         let out = &mut *self.out;
         out.extend_from_slice(&self.buf[self.flushed..i + k.illegal.start]);
         match k.attempts {
-            Illegal::Attempts(n) => filter::push_decimal(out, n),
+            Illegal::Attempts(n) => output::push_decimal(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
         out.push(b')');
@@ -577,13 +578,8 @@ mod tests {
             "%e\n",
         ];
         let head = "[Event \"e\"]\n[Result \"*\"]\n\n";
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::testing::Rng::new(5);
+        let mut next = |n: usize| rng.below(n);
         let mut fast = 0;
         for _ in 0..4000 {
             let len = 1 + next(16);

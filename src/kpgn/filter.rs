@@ -21,6 +21,7 @@ use super::game::{Game, LineSpan};
 use super::token::{self, Kind, Token};
 use super::Side;
 use crate::msg::Diagnostic;
+use crate::output;
 
 /// What to do with each game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -528,7 +529,7 @@ impl<'a> Emitter<'a> {
         let c = &self.buf[tok.start..tok.end];
         let out = &mut *self.out;
         match k.attempts {
-            Illegal::Attempts(n) => push_decimal(out, n),
+            Illegal::Attempts(n) => output::push_decimal(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
         if keep_text {
@@ -642,28 +643,6 @@ impl<'a> Emitter<'a> {
             self.out.extend_from_slice(&self.buf[first.start..]);
         }
     }
-}
-
-/// Appends `n` in decimal, without allocating.
-#[inline]
-pub(super) fn push_decimal(out: &mut Vec<u8>, n: usize) {
-    if n < 10 {
-        // Nearly every count: one digit.
-        out.push(b'0' + n as u8);
-        return;
-    }
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
 }
 
 /// The length of `s` without its trailing blanks (space, tab, VT, FF,

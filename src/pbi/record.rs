@@ -444,17 +444,11 @@ mod tests {
     #[test]
     fn sse2_split_agrees_with_the_scalar_split() {
         const ALPHABET: &[u8] = b"ab :;|\\\",\t\xc3\xa9\x80\xff#/8";
-        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::testing::Rng::new(1);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 90) as usize;
+            let len = rng.below(90);
             let line: Vec<u8> = (0..len)
-                .map(|i| {
-                    let r = seed.rotate_left(i as u32 * 7) ^ (i as u64 * 31);
-                    ALPHABET[(r % ALPHABET.len() as u64) as usize]
-                })
+                .map(|_| ALPHABET[rng.below(ALPHABET.len())])
                 .collect();
             assert_eq!(split(&line), split_scalar(&line), "{line:?}");
         }
