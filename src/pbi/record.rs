@@ -49,7 +49,8 @@ pub mod class {
     pub const COMMA: u8 = 16;
     /// A tab, the TSV delimiter.
     pub const TAB: u8 = 32;
-    /// A byte of 0x80 or more: not ASCII.
+    /// A byte of 0x80 or more: not ASCII. Noted for the whole line, in
+    /// [`Shape::high`](super::Shape::high), not per field.
     pub const HIGH: u8 = 64;
     /// `:` (only the comment can hold one).
     pub const COLON: u8 = 128;
@@ -62,12 +63,16 @@ pub struct Shape {
     pub bits: [u8; 9],
     /// For each field, how many `|` it holds (at most 255).
     pub pipes: [u8; 9],
+    /// Whether the line holds a byte of 0x80 or more.
+    pub high: bool,
 }
 
 impl Shape {
-    /// The bits of all fields together.
+    /// The bits of all fields together, with [`class::HIGH`] when the
+    /// line is not all ASCII.
     pub fn all(&self) -> u8 {
-        self.bits.iter().fold(0, |acc, b| acc | b)
+        let high = if self.high { class::HIGH } else { 0 };
+        self.bits.iter().fold(high, |acc, b| acc | b)
     }
 }
 
@@ -83,11 +88,6 @@ const fn classes() -> [u8; 256] {
     t[b',' as usize] = class::COMMA;
     t[b'\t' as usize] = class::TAB;
     t[b':' as usize] = class::COLON;
-    let mut b = 0x80;
-    while b < 256 {
-        t[b] = class::HIGH;
-        b += 1;
-    }
     t
 }
 
@@ -116,8 +116,10 @@ pub fn split(line: &[u8]) -> Split<'_> {
     let rest = {
         let chunks = line.chunks_exact(16);
         let rest = line.len() - chunks.remainder().len();
+        let mut high = 0;
         for (k, chunk) in chunks.enumerate() {
-            let mut mask = sse2::special(chunk);
+            let (mut mask, h) = sse2::special(chunk);
+            high |= h;
             while mask != 0 {
                 let j = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -125,10 +127,12 @@ pub fn split(line: &[u8]) -> Split<'_> {
                 state.byte(at, CLASS[usize::from(line[at])]);
             }
         }
+        state.shape.high = high != 0;
         rest
     };
-    for at in rest..line.len() {
-        let c = CLASS[usize::from(line[at])];
+    for (at, &b) in line.iter().enumerate().skip(rest) {
+        state.shape.high |= b >= 0x80;
+        let c = CLASS[usize::from(b)];
         if c != 0 {
             state.byte(at, c);
         }
@@ -142,6 +146,7 @@ pub fn split(line: &[u8]) -> Split<'_> {
 pub(crate) fn split_scalar(line: &[u8]) -> Split<'_> {
     let mut state = SplitState::new();
     for (at, &b) in line.iter().enumerate() {
+        state.shape.high |= b >= 0x80;
         let c = CLASS[usize::from(b)];
         if c != 0 {
             state.byte(at, c);
@@ -203,14 +208,14 @@ mod sse2 {
         _mm_or_si128, _mm_set1_epi8,
     };
 
-    /// A bit for each of the 16 bytes of `chunk` that is special: one of
-    /// `: ; | \ " ,` and tab, or not ASCII.
+    /// A bit for each of the 16 bytes of `chunk` that is special (one of
+    /// `: ; | \ " ,` and tab), and a bit for each that is not ASCII.
     ///
     /// # Panics
     ///
     /// If `chunk` is shorter than 16 bytes.
     #[inline(always)]
-    pub(super) fn special(chunk: &[u8]) -> u32 {
+    pub(super) fn special(chunk: &[u8]) -> (u32, u32) {
         assert!(chunk.len() >= 16);
         // SAFETY: SSE2 is part of every x86_64 CPU, so these intrinsics
         // are always available; `_mm_loadu_si128` reads 16 bytes with no
@@ -226,7 +231,7 @@ mod sse2 {
                 _mm_or_si128(_mm_or_si128(eq(b'"'), eq(b',')), eq(b'\t')),
             );
             // The movemask of `v` itself marks the bytes of 0x80 or more.
-            (_mm_movemask_epi8(m) | _mm_movemask_epi8(v)) as u32
+            (_mm_movemask_epi8(m) as u32, _mm_movemask_epi8(v) as u32)
         }
     }
 }
@@ -466,7 +471,8 @@ mod tests {
         assert_eq!(shape.bits[3], PIPE);
         assert_eq!(shape.pipes[3], 3);
         assert_eq!(shape.bits[5], PIPE | QUOTE);
-        assert_eq!(shape.bits[6], HIGH | BACKSLASH);
+        assert_eq!(shape.bits[6], BACKSLASH);
+        assert!(shape.high);
         assert_eq!(shape.bits[7], TAB);
         assert_eq!(shape.bits[8], COLON);
         assert_eq!(shape.all() & BACKSLASH, BACKSLASH);
