@@ -37,6 +37,7 @@ Selection:
 Output:
   -c, --count           Print only the number of selected records
   -q, --quiet           Print nothing; the exit status tells
+  -j, --threads NUM     Threads for a large input [default: one per core]
 
 Exit status: 0 records selected, 1 none, 2 an error.
 ";
@@ -54,6 +55,7 @@ struct Args {
     invert: bool,
     count: bool,
     quiet: bool,
+    threads: Option<String>,
     positional: Vec<OsString>,
 }
 
@@ -97,6 +99,9 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
             Short('v') | Long("invert-match") => args.invert = true,
             Short('c') | Long("count") => args.count = true,
             Short('q') | Long("quiet") => args.quiet = true,
+            Short('j') | Long("threads") => {
+                args.threads = Some(parser.value()?.string()?);
+            }
             Value(v) => args.positional.push(v),
             _ => return Err(arg.unexpected()),
         }
@@ -109,6 +114,7 @@ struct Config {
     selector: Selector,
     mode: Mode,
     strict: bool,
+    threads: usize,
     files: Vec<OsString>,
 }
 
@@ -166,6 +172,7 @@ fn config(mut args: Args) -> Result<Config, lexopt::Error> {
         selector,
         mode,
         strict: args.common.strict,
+        threads: cli::threads(args.threads.as_deref())?,
         files: args.positional,
     })
 }
@@ -200,6 +207,7 @@ fn main() -> ExitCode {
                 &config.selector,
                 config.mode,
                 config.strict,
+                config.threads,
                 &sources,
                 msgs,
                 output::stdout(),

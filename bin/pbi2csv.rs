@@ -24,6 +24,7 @@ Options:
       --no-header      Write no header row
       --raw            Every field exactly as in the file (no decoding)
       --bom            Start the output with a UTF-8 byte order mark
+  -j, --threads NUM    Threads for a large input [default: one per core]
 ";
 
 /// The command line as given, before it is checked.
@@ -35,6 +36,7 @@ struct Args {
     no_header: bool,
     raw: bool,
     bom: bool,
+    threads: Option<String>,
     files: Vec<OsString>,
 }
 
@@ -58,6 +60,9 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
             Long("no-header") => args.no_header = true,
             Long("raw") => args.raw = true,
             Long("bom") => args.bom = true,
+            Short('j') | Long("threads") => {
+                args.threads = Some(parser.value()?.string()?);
+            }
             Value(file) => args.files.push(file),
             _ => return Err(arg.unexpected()),
         }
@@ -72,6 +77,7 @@ fn config(args: &Args) -> Result<table::Config, lexopt::Error> {
         raw: args.raw,
         bom: args.bom,
         strict: args.common.strict,
+        threads: cli::threads(args.threads.as_deref())?,
         ..table::Config::default()
     };
     if let Some(list) = &args.columns {

@@ -123,6 +123,21 @@ pub fn usage(message: impl Into<String>) -> lexopt::Error {
     lexopt::Error::Custom(message.into().into())
 }
 
+/// The value of `-j`/`--threads`: a number of threads from 1 up, or, when
+/// not given, [`par::default_threads`](crate::par::default_threads).
+pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
+    let Some(value) = value else {
+        return Ok(crate::par::default_threads());
+    };
+    match value.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(usage(format!(
+            "the number of threads must be a whole number from 1 up \
+             (got '{value}')"
+        ))),
+    }
+}
+
 /// An `OsString` option value as bytes. On Unix every value is bytes; on
 /// other systems a value that is not Unicode is a usage error.
 pub fn os_bytes(value: OsString) -> Result<Vec<u8>, lexopt::Error> {

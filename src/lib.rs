@@ -24,6 +24,7 @@ pub mod kpgn;
 pub mod lines;
 pub mod msg;
 pub mod output;
+pub mod par;
 pub mod pbi;
 pub mod select;
 pub mod table;

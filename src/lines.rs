@@ -87,6 +87,14 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// A line that was lent before and kept elsewhere (in a
+    /// [`Batch`](crate::par::Batch)): `raw` must end with `end`'s bytes.
+    /// It did not follow a BOM, which only line 1 does.
+    pub fn from_parts(raw: &'a [u8], end: LineEnd, number: u64) -> Line<'a> {
+        debug_assert!(raw.ends_with(end.as_bytes()));
+        Line { raw, end, number, after_bom: false }
+    }
+
     /// The line without its line end.
     #[inline]
     pub fn content(&self) -> &'a [u8] {

@@ -153,6 +153,30 @@ impl<W: Write> CsvWriter<W> {
         self.inner.flush()
     }
 
+    /// Writes `bytes` (whole rows made elsewhere) after what is buffered,
+    /// straight to the inner writer.
+    ///
+    /// # Errors
+    ///
+    /// The error of writing to the inner writer.
+    pub fn write_through(&mut self, bytes: &[u8]) -> io::Result<()> {
+        debug_assert!(self.row_is_empty());
+        if self.buf.len() + bytes.len() <= self.buf.capacity() {
+            self.buf.extend_from_slice(bytes);
+            self.row_start = self.buf.len();
+            return Ok(());
+        }
+        self.inner.write_all(&self.buf)?;
+        self.buf.clear();
+        self.row_start = 0;
+        self.inner.write_all(bytes)
+    }
+
+    /// The inner writer.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
     /// Writes raw bytes (a BOM) between rows.
     pub fn write_raw(&mut self, bytes: &[u8]) {
         self.buf.extend_from_slice(bytes);

@@ -19,7 +19,8 @@ use regex::bytes::{Regex, RegexBuilder};
 use crate::board::{Color, Kind};
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineEnd, LineReader, BOM};
-use crate::msg::Messages;
+use crate::msg::{Messages, Report};
+use crate::par::{self, Batch, Work};
 use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
 
 /// The fields a field option searches.
@@ -229,12 +230,20 @@ pub fn run<W: Write>(
     selector: &Selector,
     mode: Mode,
     strict: bool,
+    threads: usize,
     sources: &[Source],
     msgs: &mut Messages,
     out: W,
 ) -> io::Result<u64> {
-    let mut grep =
-        Grep { selector, mode, strict, out, header: false, selected: 0 };
+    let mut grep = Grep {
+        selector,
+        mode,
+        strict,
+        threads,
+        out,
+        header: false,
+        selected: 0,
+    };
     input::read_all(sources, msgs, |_, lines, msgs| grep.input(lines, msgs))?;
     if mode == Mode::Count {
         writeln!(grep.out, "{}", grep.selected)?;
@@ -247,6 +256,7 @@ struct Grep<'s, W> {
     selector: &'s Selector,
     mode: Mode,
     strict: bool,
+    threads: usize,
     out: W,
     /// Whether the header of a first PBI input was written.
     header: bool,
@@ -262,7 +272,11 @@ impl<W: Write> Grep<'_, W> {
         let mut parser = Parser::new(pbi::Options { strict: self.strict });
         // Only the first PBI input's header is written.
         let first = !self.header;
+        // Data lines read on this thread: past one batch, the rest goes
+        // to the workers.
+        let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            let len = line.raw().len();
             let write = match parser.line(line, msgs) {
                 Some(Item::Marker(line)) if first => {
                     self.header = true;
@@ -280,9 +294,42 @@ impl<W: Write> Grep<'_, W> {
                 _ => Ok(()),
             };
             write.map_err(Failure::Write)?;
+            if parser.is_reading_data() && self.threads > 1 {
+                data += len;
+                if data >= par::BATCH_BYTES {
+                    return self.parallel(&parser, lines, msgs);
+                }
+            }
         }
         parser.finish(msgs);
         Ok(())
+    }
+
+    /// Selects from the rest of an input with [`par`] workers.
+    fn parallel(
+        &mut self,
+        parser: &Parser,
+        lines: &mut LineReader<Box<dyn Read>>,
+        msgs: &mut Messages,
+    ) -> Result<(), Failure> {
+        let workers = (0..self.threads)
+            .map(|_| Selecting {
+                selector: self.selector,
+                parser: parser.clone(),
+                mode: self.mode,
+            })
+            .collect();
+        par::run(lines, workers, par::BATCH_BYTES, |batch| {
+            for d in batch.diagnostics.drain(..) {
+                msgs.report(d);
+            }
+            self.selected += batch.selected;
+            if self.mode == Mode::Quiet && self.selected > 0 {
+                return Ok(false);
+            }
+            self.print(&batch.out)?;
+            Ok(true)
+        })
     }
 
     /// The BOM and the marker line; LF for a marker without a line end.
@@ -303,6 +350,30 @@ impl<W: Write> Grep<'_, W> {
             self.out.write_all(raw)?;
         }
         Ok(())
+    }
+}
+
+/// A worker thread of [`Grep::parallel`]: its own parser; the selected
+/// lines go into the batch's output.
+struct Selecting<'s> {
+    selector: &'s Selector,
+    parser: Parser,
+    mode: Mode,
+}
+
+impl Work for Selecting<'_> {
+    fn work(&mut self, batch: &mut Batch) {
+        for line in batch.lines.iter() {
+            let item = self.parser.line(line, &mut batch.diagnostics);
+            if let Some(Item::Record(rec)) = item {
+                if self.selector.selects(&rec) {
+                    batch.selected += 1;
+                    if self.mode == Mode::Print {
+                        batch.out.extend_from_slice(line.raw());
+                    }
+                }
+            }
+        }
     }
 }
 

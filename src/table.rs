@@ -10,8 +10,9 @@ use std::io::{self, Read, Write};
 use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
-use crate::msg::Messages;
+use crate::msg::{Messages, Report};
 use crate::output::{self, CsvWriter};
+use crate::par::{self, Batch, Work};
 use crate::pbi::{
     self, class, escape, list, trim, Field, Item, Parser, Record, Subfields,
 };
@@ -123,6 +124,8 @@ pub struct Config {
     pub bom: bool,
     /// Read PBI strictly.
     pub strict: bool,
+    /// Worker threads for a large input (1: all on the calling thread).
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -134,6 +137,7 @@ impl Default for Config {
             raw: false,
             bom: false,
             strict: false,
+            threads: 1,
         }
     }
 }
@@ -154,12 +158,7 @@ pub fn run<W: Write>(
     if config.bom {
         wtr.write_raw(BOM);
     }
-    let mut table = Table {
-        config,
-        wtr,
-        scratch: Vec::with_capacity(256),
-        quote_bits: quote_bits(config.delimiter),
-    };
+    let mut table = Table::new(config, wtr);
     if config.header {
         table.header()?;
     }
@@ -177,7 +176,16 @@ struct Table<'c, W: Write> {
     quote_bits: Option<u8>,
 }
 
-impl<W: Write> Table<'_, W> {
+impl<'c, W: Write> Table<'c, W> {
+    fn new(config: &'c Config, wtr: CsvWriter<W>) -> Table<'c, W> {
+        Table {
+            config,
+            wtr,
+            scratch: Vec::with_capacity(256),
+            quote_bits: quote_bits(config.delimiter),
+        }
+    }
+
     fn header(&mut self) -> io::Result<()> {
         let names = self.config.columns.iter().map(|c| c.name().as_bytes());
         self.wtr.row(names)
@@ -192,15 +200,53 @@ impl<W: Write> Table<'_, W> {
     ) -> Result<(), Failure> {
         let opts = pbi::Options { strict: self.config.strict };
         let mut parser = Parser::new(opts);
+        // Data lines read on this thread: past one batch, the rest goes
+        // to the workers.
+        let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            let len = line.raw().len();
             if let Some(Item::Record(rec)) = parser.line(line, msgs) {
                 self.row(name, &rec).map_err(Failure::Write)?;
             } else if parser.is_rejected() {
                 return Ok(());
             }
+            if parser.is_reading_data() && self.config.threads > 1 {
+                data += len;
+                if data >= par::BATCH_BYTES {
+                    return self.parallel(name, &parser, lines, msgs);
+                }
+            }
         }
         parser.finish(msgs);
         Ok(())
+    }
+
+    /// Writes the rest of an input's records, made into rows by
+    /// [`par`] workers.
+    fn parallel(
+        &mut self,
+        name: &str,
+        parser: &Parser,
+        lines: &mut LineReader<Box<dyn Read>>,
+        msgs: &mut Messages,
+    ) -> Result<(), Failure> {
+        let workers = (0..self.config.threads)
+            .map(|_| Rows {
+                table: Table::new(
+                    self.config,
+                    CsvWriter::new(vec![], self.config.delimiter),
+                ),
+                parser: parser.clone(),
+                name,
+            })
+            .collect();
+        par::run(lines, workers, par::BATCH_BYTES, |batch| {
+            for d in batch.diagnostics.drain(..) {
+                msgs.report(d);
+            }
+            self.wtr.write_through(&batch.out)?;
+            Ok(true)
+        })
     }
 
     /// Writes one record as a row.
@@ -221,6 +267,27 @@ impl<W: Write> Table<'_, W> {
             }
         }
         self.wtr.end_row()
+    }
+}
+
+/// A worker thread of [`Table::parallel`]: its own parser and rows.
+struct Rows<'c> {
+    table: Table<'c, Vec<u8>>,
+    parser: Parser,
+    name: &'c str,
+}
+
+impl Work for Rows<'_> {
+    fn work(&mut self, batch: &mut Batch) {
+        for line in batch.lines.iter() {
+            let item = self.parser.line(line, &mut batch.diagnostics);
+            if let Some(Item::Record(rec)) = item {
+                // Writing into a Vec cannot fail.
+                let _ = self.table.row(self.name, &rec);
+            }
+        }
+        let _ = self.table.wtr.flush();
+        std::mem::swap(self.table.wtr.get_mut(), &mut batch.out);
     }
 }
 

@@ -1,7 +1,8 @@
 //! pbi2csv from the command line.
 
 use crate::util::{
-    first_line_then_close, repo_file, with_line_end, Dir, LINE_ENDS,
+    first_line_then_close, large_collection, repo_file, with_line_end, Dir,
+    LINE_ENDS,
 };
 
 const BOM: &str = "\u{feff}";
@@ -327,4 +328,53 @@ fn sample_collection_converts_without_a_warning() {
     let saavedra = "\"Barbier, Georges Emile; Saavedra, Fernando\",+,0300.10";
     assert!(rows.contains(&saavedra), "{rows:?}");
     assert!(rows.contains(&"\"Réti, Richard\",=,0000.11"), "{rows:?}");
+}
+
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let dir = Dir::new("pbi2csv-threads");
+    // About 1.5 MB: several batches of 256 KiB for the workers.
+    let big = dir.create("big.pbi", large_collection(11, 10_000));
+    let small = dir.create("small.pbi", large_collection(12, 50));
+    let columns = "file,line,authors,position,fen,gbr,pieces,references,\
+                   awards,status,comment";
+    for args in [
+        vec![],
+        vec!["-c", columns],
+        vec!["--raw", "-d", "\\t"],
+        vec!["--strict"],
+    ] {
+        let run = |threads: &str| {
+            dir.command("pbi2csv")
+                .args(["-j", threads])
+                .args(&args)
+                .arg(&big)
+                .arg(&small)
+                .arg(&big)
+                .run()
+        };
+        let one = run("1");
+        assert_eq!(one.code, 2, "the damaged lines are errors");
+        assert!(one.err().lines().count() > 1000, "{args:?}");
+        assert!(one.stdout.len() > 1_000_000, "{args:?}");
+        for threads in ["2", "3", "8"] {
+            let many = run(threads);
+            assert_eq!(many.code, one.code, "-j {threads} {args:?}");
+            assert!(many.stdout == one.stdout, "-j {threads} {args:?}");
+            assert_eq!(many.err(), one.err(), "-j {threads} {args:?}");
+        }
+    }
+}
+
+#[test]
+fn threads_must_be_a_positive_number() {
+    let dir = Dir::new("pbi2csv-threads-usage");
+    for bad in ["0", "-1", "two", ""] {
+        dir.command("pbi2csv")
+            .args(["-j", bad])
+            .stdin("")
+            .run()
+            .code(2)
+            .says("the number of threads must be a whole number from 1 up");
+    }
 }

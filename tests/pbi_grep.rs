@@ -1,6 +1,6 @@
 //! pbi-grep from the command line.
 
-use crate::util::{with_line_end, Dir, LINE_ENDS};
+use crate::util::{large_collection, with_line_end, Dir, LINE_ENDS};
 
 const BOM: &str = "\u{feff}";
 
@@ -309,5 +309,51 @@ fn help_version_and_usage_errors() {
             page.contains(&mdoc),
             "man/pbi-grep.1 does not mention {word}"
         );
+    }
+}
+
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let dir = Dir::new("pbi-grep-threads");
+    // About 1.5 MB: several batches of 256 KiB for the workers.
+    let big = dir.create("big.pbi", large_collection(21, 10_000));
+    let other = dir.create("other.pbi", large_collection(22, 3_000));
+    for args in [
+        vec![""],
+        vec!["--author", "Loyd"],
+        vec!["-v", "--author", "Loyd"],
+        vec!["-c", "-i", "--source", "schwalbe"],
+        vec!["--strict", "--pieces", "..7"],
+        vec!["--gbr", "0", "--status", "!"],
+    ] {
+        let run = |threads: &str| {
+            dir.command("pbi-grep")
+                .args(["-j", threads])
+                .args(&args)
+                .arg(&big)
+                .arg(&other)
+                .run()
+        };
+        let one = run("1");
+        assert_eq!(one.code, 2, "the damaged lines are errors");
+        assert!(one.err().lines().count() > 500, "{args:?}");
+        for threads in ["2", "5"] {
+            let many = run(threads);
+            assert_eq!(many.code, one.code, "-j {threads} {args:?}");
+            assert!(many.stdout == one.stdout, "-j {threads} {args:?}");
+            assert_eq!(many.err(), one.err(), "-j {threads} {args:?}");
+        }
+    }
+    // -q stops at the first selected record, with the same answer.
+    for pattern in ["Loyd", "Nobody at all"] {
+        let quiet = |threads: &str| {
+            dir.command("pbi-grep")
+                .args(["-q", "-j", threads, "--author", pattern])
+                .arg(&big)
+                .run()
+        };
+        let (one, two) = (quiet("1"), quiet("2"));
+        assert!(one.stdout.is_empty() && two.stdout.is_empty());
+        assert_eq!((one.code, one.err()), (two.code, two.err()), "{pattern}");
     }
 }

@@ -265,3 +265,40 @@ impl Rng {
         items[self.below(items.len())]
     }
 }
+
+/// A collection of `records` data lines (about 150 bytes each), large
+/// enough to be read by several threads, built from the sample
+/// collection's records with every kind of damage the reader reports
+/// mixed in: bad escapes, bad positions and statuses, blank, short and
+/// overlong lines, invalid UTF-8, and all five line ends.
+pub fn large_collection(seed: u64, records: usize) -> Vec<u8> {
+    let sample = std::fs::read_to_string(repo_file("samples/problems.pbi"))
+        .expect("the sample collection");
+    let good: Vec<&str> =
+        sample.lines().filter(|l| !l.starts_with(['#', '\u{feff}'])).collect();
+    let mut rng = Rng::new(seed);
+    let mut out = b"\xEF\xBB\xBF#PBI 1.2\n# generated for a test\n".to_vec();
+    for _ in 0..records {
+        let rec = rng.pick(&good);
+        let line: Vec<u8> = match rng.below(40) {
+            0 => rec.replacen(':', r":\q", 1).into(),
+            1 => rec.replacen('/', "/9", 1).into(),
+            2 => "  ".into(),
+            3 => "Loyd, Samuel:8/8:#2".into(),
+            4 => format!("{rec}:more:colons").into(),
+            5 => {
+                let mut bad = rec.as_bytes().to_vec();
+                bad.insert(3, 0xff);
+                bad
+            }
+            6 => rec.replace(":!:", ":??:").into(),
+            7 => rec.replacen('|', r"|\x3a|", 1).into(),
+            _ => rec.into(),
+        };
+        out.extend_from_slice(&line);
+        let end =
+            if rng.below(10) == 0 { rng.pick(&LINE_ENDS).1 } else { "\n" };
+        out.extend_from_slice(end.as_bytes());
+    }
+    out
+}

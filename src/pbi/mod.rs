@@ -123,6 +123,13 @@ impl Parser {
         matches!(self.state, State::Comments | State::Data)
     }
 
+    /// Whether the first data line has been read: from here on, every
+    /// line is read alone, so a clone of this parser reads any later line
+    /// just as this one would.
+    pub fn is_reading_data(&self) -> bool {
+        self.state == State::Data
+    }
+
     /// Whether the rest of this input can be skipped: it is not PBI.
     pub fn is_rejected(&self) -> bool {
         self.state == State::Rejected
