@@ -314,7 +314,9 @@ impl<W: Write> Grep<'_, W> {
     ) -> Result<(), Failure> {
         let workers = (0..self.threads)
             .map(|_| Selecting {
-                selector: self.selector,
+                // A clone of a regex has its own pool of caches, which
+                // its first thread then takes without a lock.
+                selector: self.selector.clone(),
                 parser: parser.clone(),
                 mode: self.mode,
             })
@@ -355,13 +357,13 @@ impl<W: Write> Grep<'_, W> {
 
 /// A worker thread of [`Grep::parallel`]: its own parser; the selected
 /// lines go into the batch's output.
-struct Selecting<'s> {
-    selector: &'s Selector,
+struct Selecting {
+    selector: Selector,
     parser: Parser,
     mode: Mode,
 }
 
-impl Work for Selecting<'_> {
+impl Work for Selecting {
     fn work(&mut self, batch: &mut Batch) {
         for line in batch.lines.iter() {
             let item = self.parser.line(line, &mut batch.diagnostics);

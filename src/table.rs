@@ -264,6 +264,7 @@ impl<'c, W: Write> Table<'c, W> {
                 Cell::Plain(bytes) => self.wtr.field_plain(bytes),
                 Cell::Check(bytes) => self.wtr.field(bytes),
                 Cell::Scratch => self.wtr.field(&self.scratch),
+                Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
             }
         }
         self.wtr.end_row()
@@ -299,6 +300,9 @@ enum Cell<'a> {
     Check(&'a [u8]),
     /// In the scratch buffer; may need quotes.
     Scratch,
+    /// In the scratch buffer, made of bytes of the line that need no
+    /// quotes and of `; ` and `|`, which need none with this delimiter.
+    ScratchPlain,
 }
 
 /// The [`class`] bits that make a field of the line need CSV quotes with
@@ -426,7 +430,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         }
         let rec = self.rec;
         join(rec.names(), scratch, |name, out| rec.decode_into(name, out));
-        Cell::Scratch
+        self.joined(Field::Names)
     }
 
     /// References or awards, each as `a|b|c|d`, joined with `; `; the
@@ -441,13 +445,34 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         if self.raw || raw.is_empty() || whole {
             return self.slice(field, raw);
         }
-        let items = list(raw).map(Subfields::split);
-        if self.rec.has_escapes() {
-            join(items, scratch, |s, out| s.write_decoded(out));
-        } else {
-            join(items, scratch, |s, out| s.write_raw(out));
+        // Each item's four subfields, decoded and joined with `|`, are
+        // the item decoded with the missing `|` added: splitting and
+        // rejoining at the first three `|` gives the item back, and no
+        // escape holds a raw `|`.
+        let rec = self.rec;
+        join(list(raw), scratch, |item, out| {
+            rec.decode_into(item, out);
+            let pipes = item.iter().filter(|&&b| b == b'|').count();
+            for _ in pipes..3 {
+                out.push(b'|');
+            }
+        });
+        self.joined(field)
+    }
+
+    /// A list field joined in the scratch buffer: plain when the field
+    /// held nothing to decode or quote, and the delimiter is neither `;`,
+    /// space nor `|`, which the joining adds.
+    fn joined(&self, field: Field) -> Cell<'r> {
+        match self.quote_bits {
+            Some(q)
+                if q & (class::COMMA | class::TAB) != 0
+                    && self.rec.bits(field) & (q | class::BACKSLASH) == 0 =>
+            {
+                Cell::ScratchPlain
+            }
+            _ => Cell::Scratch,
         }
-        Cell::Scratch
     }
 }
 

@@ -249,20 +249,22 @@ impl<'a> Subfields<'a> {
     /// Splits at the first 3 `|`: missing subfields are empty, extra text
     /// belongs to the last (FORMATS.md, PBI 7).
     pub fn split(field: &'a [u8]) -> Subfields<'a> {
-        // Subfields are short: a plain loop beats memchr's set-up here.
+        // Subfields are short: a plain search beats memchr's set-up here.
         let mut raw: [&[u8]; 4] = [b""; 4];
-        let mut start = 0;
+        let mut rest = field;
         let mut n = 0;
-        for (i, &b) in field.iter().enumerate() {
-            if b == b'|' {
-                if n < 3 {
-                    raw[n] = &field[start..i];
-                    start = i + 1;
-                }
-                n += 1;
-            }
+        while n < 3 {
+            let Some(i) = rest.iter().position(|&b| b == b'|') else {
+                break;
+            };
+            raw[n] = &rest[..i];
+            rest = &rest[i + 1..];
+            n += 1;
         }
-        raw[n.min(3)] = &field[start..];
+        raw[n] = rest;
+        if n == 3 {
+            n += rest.iter().filter(|&&b| b == b'|').count();
+        }
         Subfields { raw, written: n + 1 }
     }
 
