@@ -105,6 +105,20 @@ impl<W: Write> CsvWriter<W> {
         self.buf.extend_from_slice(field);
     }
 
+    /// Appends one field that the caller knows needs quotes (it holds the
+    /// delimiter) and holds no `"`.
+    #[inline]
+    pub fn field_quoted(&mut self, field: &[u8]) {
+        debug_assert!(self.needs_quotes(field) && !field.contains(&b'"'));
+        if self.fields > 0 {
+            self.buf.push(self.delimiter);
+        }
+        self.fields += 1;
+        self.buf.push(b'"');
+        self.buf.extend_from_slice(field);
+        self.buf.push(b'"');
+    }
+
     /// Ends the current row, writing the buffer out when it is full.
     ///
     /// # Errors
@@ -257,6 +271,18 @@ mod tests {
                 .collect();
             assert_eq!(ours(&rows, delimiter), reference(&rows, delimiter));
         }
+    }
+
+    #[test]
+    fn a_field_known_to_need_quotes() {
+        let mut out = vec![];
+        let mut wtr = CsvWriter::new(&mut out, b',');
+        wtr.field_quoted(b"Loyd, Samuel");
+        wtr.field_plain(b"#2");
+        wtr.end_row().unwrap();
+        wtr.flush().unwrap();
+        let row = vec![b"Loyd, Samuel".to_vec(), b"#2".to_vec()];
+        assert_eq!(out, reference(&[row], b','));
     }
 
     #[test]

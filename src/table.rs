@@ -265,6 +265,8 @@ impl<'c, W: Write> Table<'c, W> {
                 Cell::Check(bytes) => self.wtr.field(bytes),
                 Cell::Scratch => self.wtr.field(&self.scratch),
                 Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
+                Cell::Quoted(bytes) => self.wtr.field_quoted(bytes),
+                Cell::ScratchQuoted => self.wtr.field_quoted(&self.scratch),
             }
         }
         self.wtr.end_row()
@@ -298,11 +300,16 @@ enum Cell<'a> {
     Plain(&'a [u8]),
     /// A slice that may need quotes.
     Check(&'a [u8]),
+    /// A slice that holds the delimiter and no `"`: quoted as it is.
+    Quoted(&'a [u8]),
     /// In the scratch buffer; may need quotes.
     Scratch,
     /// In the scratch buffer, made of bytes of the line that need no
     /// quotes and of `; ` and `|`, which need none with this delimiter.
     ScratchPlain,
+    /// In the scratch buffer, made of a field with a comma (the
+    /// delimiter) and no `"` or escape.
+    ScratchQuoted,
 }
 
 /// The [`class`] bits that make a field of the line need CSV quotes with
@@ -396,8 +403,17 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
 
     /// A slice of `field` as it stands, when its bits allow.
     fn slice(&self, field: Field, bytes: &'a [u8]) -> Cell<'r> {
+        let bits = self.rec.bits(field);
         match self.quote_bits {
-            Some(q) if self.rec.bits(field) & q == 0 => Cell::Plain(bytes),
+            Some(q) if bits & q == 0 => Cell::Plain(bytes),
+            // The delimiter is in the field; if `bytes` is all of it, it
+            // is in `bytes`.
+            Some(_)
+                if bits & class::QUOTE == 0
+                    && bytes.len() == self.rec.raw(field).len() =>
+            {
+                Cell::Quoted(bytes)
+            }
             _ => Cell::Check(bytes),
         }
     }
@@ -471,6 +487,15 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             {
                 Cell::ScratchPlain
             }
+            // Trimming never takes a comma away.
+            Some(q)
+                if q & class::COMMA != 0
+                    && self.rec.bits(field)
+                        & (class::QUOTE | class::BACKSLASH)
+                        == 0 =>
+            {
+                Cell::ScratchQuoted
+            }
             _ => Cell::Scratch,
         }
     }
@@ -511,5 +536,82 @@ mod tests {
         assert_eq!(Column::from_name("author"), None);
         assert_eq!(Column::defaults().len(), 12);
         assert_eq!(Column::defaults()[11], Column::Comment);
+    }
+
+    /// The shortcuts that write a value without looking for bytes to
+    /// quote (`Plain`, `Quoted` and their scratch forms) write what the
+    /// `csv` crate writes for the same values.
+    #[test]
+    fn quoting_shortcuts_agree_with_the_csv_crate() {
+        use crate::lines::LineReader;
+        const BYTES: &[&str] = &[
+            "a", "b", " ", "\t", ",", ";", "|", ":", "\"", "\\x3a", "\\x2c",
+            "\\x22", "\\q", "é", "8/8", "K",
+        ];
+        let mut rng = crate::testing::Rng::new(5);
+        let mut input = String::from("#PBI 1.2\n");
+        for _ in 0..3000 {
+            for _ in 0..rng.below(60) {
+                input.push_str(BYTES[rng.below(BYTES.len())]);
+            }
+            // At least 8 colons: a record, not an error.
+            input.push_str("::::::::\n");
+        }
+        for delimiter in [b',', b'\t', b';', b'|', b' ', b':'] {
+            for raw in [false, true] {
+                let config = Config {
+                    columns: Column::ALL.iter().map(|&(c, _)| c).collect(),
+                    delimiter,
+                    raw,
+                    ..Config::default()
+                };
+                let mut table =
+                    Table::new(&config, CsvWriter::new(vec![], delimiter));
+                let mut want = csv::WriterBuilder::new()
+                    .delimiter(delimiter)
+                    .terminator(csv::Terminator::Any(b'\n'))
+                    .from_writer(vec![]);
+                let mut lines = LineReader::new(input.as_bytes());
+                let mut parser = Parser::new(pbi::Options::default());
+                let mut diagnostics = vec![];
+                let mut scratch = vec![];
+                while let Some(line) = lines.next_line().unwrap() {
+                    let Some(Item::Record(rec)) =
+                        parser.line(line, &mut diagnostics)
+                    else {
+                        continue;
+                    };
+                    table.row("in.pbi", &rec).unwrap();
+                    let row = Row {
+                        rec: &rec,
+                        name: "in.pbi",
+                        raw,
+                        used: rec.used_source(),
+                        quote_bits: table.quote_bits,
+                    };
+                    let mut values: Vec<Vec<u8>> = vec![];
+                    for &column in &config.columns {
+                        scratch.clear();
+                        let value = match row.value(column, &mut scratch) {
+                            Cell::Plain(b)
+                            | Cell::Check(b)
+                            | Cell::Quoted(b) => b.to_vec(),
+                            _ => scratch.clone(),
+                        };
+                        values.push(value);
+                    }
+                    want.write_record(&values).unwrap();
+                }
+                table.wtr.flush().unwrap();
+                let got = std::mem::take(table.wtr.get_mut());
+                let want = want.into_inner().unwrap();
+                assert!(got.len() > 100_000);
+                assert!(
+                    got == want,
+                    "delimiter {:?}, raw {raw}",
+                    delimiter as char
+                );
+            }
+        }
     }
 }

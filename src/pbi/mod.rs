@@ -265,7 +265,9 @@ impl Parser {
         shape: &Shape,
     ) {
         let all = shape.all();
-        if all & class::HIGH != 0 && simdutf8::basic::from_utf8(content).is_err() {
+        if all & class::HIGH != 0
+            && simdutf8::basic::from_utf8(content).is_err()
+        {
             self.warn(n, "invalid UTF-8, carried through unchanged");
         }
         if all & class::BACKSLASH == 0 {
