@@ -338,6 +338,7 @@ struct Row<'r, 'a> {
 
 impl<'r, 'a: 'r> Row<'r, 'a> {
     /// The value of `column`.
+    #[inline(always)]
     fn value(&self, column: Column, scratch: &mut Vec<u8>) -> Cell<'r> {
         let rec = self.rec;
         match column {

@@ -316,6 +316,15 @@ impl Parser {
                 }
                 continue;
             }
+            // Nearly always every item has its 3 `|`: one quick pass
+            // says so, and only otherwise are the items counted out.
+            let ok = fields[f].split(|&b| b == b';').all(|item| {
+                item.iter().filter(|&&b| b == b'|').count() == 3
+                    || trim(item).is_empty()
+            });
+            if ok {
+                continue;
+            }
             for (i, item) in list(fields[f]).enumerate() {
                 let written = Subfields::split(item).written;
                 let name = || format!("{what} {}", i + 1);
