@@ -203,7 +203,8 @@ impl SplitState {
         let colon = (b == b':') & (f < 8);
         self.ends[f] = at;
         // A colon that ends a field is not part of it.
-        self.bits[f] |= CLASS[usize::from(b)] & u8::from(colon).wrapping_sub(1);
+        self.bits[f] |=
+            CLASS[usize::from(b)] & u8::from(colon).wrapping_sub(1);
         self.pipes[f] += u32::from(b == b'|');
         self.field = f + usize::from(colon);
     }
