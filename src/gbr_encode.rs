@@ -215,16 +215,14 @@ impl Job {
             return Ok(());
         }
         self.buf.clear();
-        let done = match (self.form, rec.board()) {
-            (Form::Code, _) => {
-                men.write_code(&mut self.buf);
-                true
-            }
-            (_, Some(board)) => {
-                self.encode_board(board, ToMove::Unknown, rec.number(), report)
-            }
+        let done = if self.form == Form::Code {
+            men.write_code(&mut self.buf);
+            true
+        } else if let Some(board) = rec.board() {
+            self.encode_board(&board, ToMove::Unknown, rec.number(), report)
+        } else {
             // Men were counted, so the board parses: not reached.
-            (_, None) => false,
+            false
         };
         if done {
             self.write(rec.line().content(), out)?;
