@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use chesspipe::cli::{self, Command, Common, Outcome};
 use chesspipe::input::Source;
 use chesspipe::output;
-use chesspipe::select::{self, Mode, PatternOptions, Selector, Target};
+use chesspipe::select::{
+    self, Mode, Pattern, PatternOptions, Selector, Target,
+};
 
 const HELP: &str = "\
 pbi-grep: select records of PBI collections, output still PBI
@@ -138,7 +140,7 @@ fn config(mut args: Args) -> Result<Config, lexopt::Error> {
     }
     let opts = args.pattern_opts;
     let regex = |patterns: &[String]| {
-        select::build(patterns, opts).map_err(|e| cli::usage(e.to_string()))
+        Pattern::new(patterns, opts).map_err(|e| cli::usage(e.to_string()))
     };
     let mut selector = Selector { invert: args.invert, ..Selector::default() };
     if !args.regexps.is_empty() {

@@ -14,6 +14,7 @@ use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
 use bstr::ByteSlice;
+use memchr::memmem;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::board::{Color, Kind};
@@ -43,6 +44,19 @@ pub enum Target {
 }
 
 impl Target {
+    /// The fields whose texts the target searches.
+    fn fields(self) -> &'static [Field] {
+        match self {
+            Target::Author => &[Field::Names],
+            Target::Stipulation => &[Field::Stipulation],
+            Target::Source => &[Field::UsedSource, Field::References],
+            Target::Award => &[Field::Awards],
+            Target::Keymove => &[Field::Keymove],
+            Target::Comment => &[Field::Comment],
+            Target::Position => &[Field::Position],
+        }
+    }
+
     /// Every target, in the order `any` text searches them.
     pub const ALL: [Target; 7] = [
         Target::Author,
@@ -86,6 +100,59 @@ pub fn build(
         .build()
 }
 
+/// Patterns built once: the regex matching any of them, and, when they
+/// are one plain string matched with case, that string's searcher.
+///
+/// A plain string is searched for with `memmem`, faster than the regex
+/// on the short texts of a record. And since every text of a record is a
+/// part of its line (when the line holds no escape), a line or field
+/// that does not hold the string has no text that matches: one search
+/// rules it out, as ripgrep rules out a buffer.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    re: Regex,
+    literal: Option<memmem::Finder<'static>>,
+}
+
+impl Pattern {
+    /// Builds the patterns.
+    ///
+    /// # Errors
+    ///
+    /// The regex crate's message for a pattern that does not compile.
+    pub fn new(
+        patterns: &[String],
+        opts: PatternOptions,
+    ) -> Result<Pattern, regex::Error> {
+        let re = build(patterns, opts)?;
+        // `regex::escape` leaves a string alone when it holds no regex
+        // syntax: it then matches exactly where it occurs.
+        let literal = match patterns {
+            [p] if !opts.ignore_case
+                && (opts.fixed_strings || regex::escape(p) == *p) =>
+            {
+                Some(memmem::Finder::new(p.as_bytes()).into_owned())
+            }
+            _ => None,
+        };
+        Ok(Pattern { re, literal })
+    }
+
+    /// Whether the patterns match `text`.
+    pub fn is_match(&self, text: &[u8]) -> bool {
+        match &self.literal {
+            Some(finder) => finder.find(text).is_some(),
+            None => self.re.is_match(text),
+        }
+    }
+
+    /// Whether no part of `hay` can match: `hay` does not hold the plain
+    /// string. Always false for a regex.
+    fn rules_out(&self, hay: &[u8]) -> bool {
+        self.literal.as_ref().is_some_and(|f| f.find(hay).is_none())
+    }
+}
+
 /// Men on the board, kings included: `7`, `..7`, `8..12`, `13..`.
 ///
 /// # Errors
@@ -113,9 +180,9 @@ pub fn parse_range(spec: &str) -> Result<RangeInclusive<u32>, String> {
 #[derive(Clone, Debug, Default)]
 pub struct Selector {
     /// `PATTERN` and `-e`: must match some text of the record.
-    pub any: Option<Regex>,
+    pub any: Option<Pattern>,
     /// Field options, each must match one of its field's texts.
-    pub fields: Vec<(Target, Regex)>,
+    pub fields: Vec<(Target, Pattern)>,
     /// `--status`: the allowed values; `Some("")` means empty only.
     pub status: Option<String>,
     /// `--gbr`: the material code must start with this.
@@ -133,16 +200,23 @@ impl Selector {
     }
 
     fn passes(&self, rec: &Record<'_>) -> bool {
-        if let Some(re) = &self.any {
-            if !Target::ALL.iter().any(|&t| texts(rec, t, |s| re.is_match(s)))
+        // Without escapes, every text of the record is a part of its line
+        // and of its field, as written.
+        let plain = !rec.has_escapes();
+        if let Some(p) = &self.any {
+            if plain && p.rules_out(rec.line().content())
+                || !Target::ALL
+                    .iter()
+                    .any(|&t| texts(rec, t, |s| p.is_match(s)))
             {
                 return false;
             }
         }
-        let fields_pass = self
-            .fields
-            .iter()
-            .all(|(target, re)| texts(rec, *target, |s| re.is_match(s)));
+        let fields_pass = self.fields.iter().all(|(target, p)| {
+            let ruled_out = plain
+                && target.fields().iter().all(|&f| p.rules_out(rec.raw(f)));
+            !ruled_out && texts(rec, *target, |s| p.is_match(s))
+        });
         fields_pass
             && self.status.as_ref().map_or(true, |s| status_in(rec, s))
             && self.gbr.as_ref().map_or(true, |code| gbr_starts(rec, code))
@@ -406,5 +480,36 @@ mod tests {
             build(&["^Sam Loyd$".into()], PatternOptions::default()).unwrap();
         assert!(re.is_match(b"Sam Loyd"));
         assert!(!re.is_match(b"Sam Loyd Jr"));
+    }
+
+    #[test]
+    fn plain_strings_are_searched_without_the_regex() {
+        let plain = PatternOptions::default();
+        let fixed = PatternOptions { fixed_strings: true, ..plain };
+        let nocase = PatternOptions { ignore_case: true, ..plain };
+        let pattern = |p: &[&str], opts| {
+            let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
+            Pattern::new(&p, opts).unwrap()
+        };
+        for (p, opts, literal) in [
+            (&["Loyd"][..], plain, true),
+            (&["Sam Loyd: Jr"], plain, true),
+            (&["Lo.d"], plain, false),
+            (&["Lo.d"], fixed, true),
+            (&["^Loyd$"], plain, false),
+            (&["Loyd"], nocase, false),
+            (&["Loyd", "Kling"], plain, false),
+        ] {
+            let pat = pattern(p, opts);
+            assert_eq!(pat.literal.is_some(), literal, "{p:?}");
+        }
+        let pat = pattern(&["Loyd"], plain);
+        assert!(pat.is_match(b"Sam Loyd") && !pat.is_match(b"Sam Lloyd"));
+        assert!(pat.rules_out(b"Kling, Josef;Kubbel, Leonid"));
+        assert!(!pat.rules_out(b"Kling, Josef;Loyd, Samuel"));
+        let pat = pattern(&["Lo.d"], fixed);
+        assert!(pat.is_match(b"Lo.d") && !pat.is_match(b"Loyd"));
+        // A regex never rules anything out.
+        assert!(!pattern(&["Lo.d"], plain).rules_out(b"Kling"));
     }
 }

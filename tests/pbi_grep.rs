@@ -112,6 +112,15 @@ fn field_options() {
     assert_eq!(count(&dir, &["--position", "^rsbqkbsr/"]), 1);
     assert_eq!(count(&dir, &["--position", "1858"]), 0);
     assert_eq!(count(&dir, &["1858"]), 1, "a PATTERN searches every field");
+    // Plain strings are searched for without the regex, a whole line or
+    // field at a time: the same answers, escapes included.
+    assert_eq!(count(&dir, &["S:t"]), 1);
+    assert_eq!(count(&dir, &["-F", "Chess: Nuts"]), 1);
+    assert_eq!(count(&dir, &["--author", "Loyd"]), 2);
+    assert_eq!(count(&dir, &["--author", "Loyd, Samuel;"]), 0);
+    assert_eq!(count(&dir, &["--source", "Monthly"]), 2);
+    assert_eq!(count(&dir, &["-F", "--source", "|"]), 0, "one by one");
+    assert_eq!(count(&dir, &["--award", "Companion"]), 1);
 }
 
 #[test]
