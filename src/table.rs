@@ -174,6 +174,8 @@ struct Table<'c, W: Write> {
     wtr: CsvWriter<W>,
     scratch: Vec<u8>,
     quote_bits: Option<u8>,
+    /// Whether the columns are the default ones, in order.
+    defaults: bool,
 }
 
 impl<'c, W: Write> Table<'c, W> {
@@ -183,6 +185,7 @@ impl<'c, W: Write> Table<'c, W> {
             wtr,
             scratch: Vec::with_capacity(256),
             quote_bits: quote_bits(config.delimiter),
+            defaults: config.columns == Column::defaults(),
         }
     }
 
@@ -258,18 +261,41 @@ impl<'c, W: Write> Table<'c, W> {
             used: rec.used_source(),
             quote_bits: self.quote_bits,
         };
-        for &column in &self.config.columns {
-            self.scratch.clear();
-            match row.value(column, &mut self.scratch) {
-                Cell::Plain(bytes) => self.wtr.field_plain(bytes),
-                Cell::Check(bytes) => self.wtr.field(bytes),
-                Cell::Scratch => self.wtr.field(&self.scratch),
-                Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
-                Cell::Quoted(bytes) => self.wtr.field_quoted(bytes),
-                Cell::ScratchQuoted => self.wtr.field_quoted(&self.scratch),
+        if self.defaults {
+            // The usual case, written out column by column: each value is
+            // then known at compile time, with no dispatch per column.
+            self.cell(&row, Column::Authors);
+            self.cell(&row, Column::Position);
+            self.cell(&row, Column::Stipulation);
+            self.cell(&row, Column::SourceNr);
+            self.cell(&row, Column::SourceTitle);
+            self.cell(&row, Column::SourceDate);
+            self.cell(&row, Column::SourcePage);
+            self.cell(&row, Column::References);
+            self.cell(&row, Column::Awards);
+            self.cell(&row, Column::Keymove);
+            self.cell(&row, Column::Status);
+            self.cell(&row, Column::Comment);
+        } else {
+            for &column in &self.config.columns {
+                self.cell(&row, column);
             }
         }
         self.wtr.end_row()
+    }
+
+    /// Writes the value of one column.
+    #[inline(always)]
+    fn cell(&mut self, row: &Row<'_, '_>, column: Column) {
+        self.scratch.clear();
+        match row.value(column, &mut self.scratch) {
+            Cell::Plain(bytes) => self.wtr.field_plain(bytes),
+            Cell::Check(bytes) => self.wtr.field(bytes),
+            Cell::Scratch => self.wtr.field(&self.scratch),
+            Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
+            Cell::Quoted(bytes) => self.wtr.field_quoted(bytes),
+            Cell::ScratchQuoted => self.wtr.field_quoted(&self.scratch),
+        }
     }
 }
 
