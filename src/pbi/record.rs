@@ -64,6 +64,9 @@ pub struct Shape {
     pub pipes: [u8; 9],
     /// Whether the line holds a byte of 0x80 or more.
     pub high: bool,
+    /// Where the first 3 `|` of the used source are, from the start of
+    /// the field (as many as it holds).
+    pub used: [usize; 3],
 }
 
 impl Shape {
@@ -156,6 +159,10 @@ pub(crate) fn split_scalar(line: &[u8]) -> Split<'_> {
         if b == b':' && state.field < 8 {
             state.close(at);
         } else {
+            if b == b'|' && state.field == USED && state.used_n < 3 {
+                state.used[state.used_n] = at - state.start();
+                state.used_n += 1;
+            }
             state.acc |= CLASS[usize::from(b)];
             state.acc_pipes += u32::from(b == b'|');
         }
@@ -226,7 +233,13 @@ struct SplitState {
     acc: u8,
     acc_pipes: u32,
     high: u64,
+    /// The first pipes of the used source, from its start, and how many.
+    used: [usize; 4],
+    used_n: usize,
 }
+
+/// The used source's field number.
+const USED: usize = Field::UsedSource as usize;
 
 impl SplitState {
     fn new() -> SplitState {
@@ -238,6 +251,16 @@ impl SplitState {
             acc: 0,
             acc_pipes: 0,
             high: 0,
+            used: [0; 4],
+            used_n: 0,
+        }
+    }
+
+    /// Where the current field starts.
+    fn start(&self) -> usize {
+        match self.field {
+            0 => 0,
+            f => self.ends[(f - 1) & 15] + 1,
         }
     }
 
@@ -253,7 +276,7 @@ impl SplitState {
         while colons != 0 {
             let k = colons.trailing_zeros();
             let before = (1u64 << k) - 1;
-            self.take(bytes, &m, rest & before);
+            self.take(bytes, &m, rest & before, base);
             rest = !((before << 1) | 1);
             self.close(base + k as usize);
             colons &= colons - 1;
@@ -261,14 +284,25 @@ impl SplitState {
                 break;
             }
         }
-        self.take(bytes, &m, rest);
+        self.take(bytes, &m, rest, base);
     }
 
     /// Gives the bytes of `range` (a mask of the block) to the current
     /// field.
     #[inline(always)]
-    fn take(&mut self, bytes: &[u8; 64], m: &Masks, range: u64) {
+    fn take(&mut self, bytes: &[u8; 64], m: &Masks, range: u64, base: usize) {
         let pipes = (m.pipes & range).count_ones();
+        if self.field == USED {
+            // Saves the reader of the used source a search.
+            let start = self.start();
+            let mut left = m.pipes & range;
+            while left != 0 && self.used_n < 3 {
+                let at = base + left.trailing_zeros() as usize;
+                self.used[self.used_n & 3] = at - start;
+                self.used_n += 1;
+                left &= left - 1;
+            }
+        }
         self.acc_pipes += pipes;
         self.acc |= u8::from(pipes != 0) * class::PIPE;
         // Colons left in the range are in the comment.
@@ -299,7 +333,11 @@ impl SplitState {
             return Split::Short(self.field + 1);
         }
         self.close(line.len());
-        let mut shape = Shape { high: self.high != 0, ..Shape::default() };
+        let mut shape = Shape {
+            high: self.high != 0,
+            used: [self.used[0], self.used[1], self.used[2]],
+            ..Shape::default()
+        };
         for f in 0..9 {
             shape.bits[f] = self.bits[f];
             shape.pipes[f] = self.pipes[f].min(255) as u8;
@@ -406,6 +444,25 @@ impl<'a> Subfields<'a> {
             out.extend_from_slice(raw);
         }
     }
+}
+
+/// The subfields of `field`, the used source of a line that [`split`]
+/// gave `shape`: cut where the split saw its first 3 pipes.
+fn used_subfields<'a>(field: &'a [u8], shape: &Shape) -> Subfields<'a> {
+    let pipes = usize::from(shape.pipes[USED]);
+    if pipes >= 255 {
+        // The count stopped at 255: count them out.
+        return Subfields::split(field);
+    }
+    let mut raw: [&[u8]; 4] = [b""; 4];
+    let mut start = 0;
+    let cut = pipes.min(3);
+    for (i, &at) in shape.used[..cut].iter().enumerate() {
+        raw[i] = &field[start..at];
+        start = at + 1;
+    }
+    raw[cut] = &field[start..];
+    Subfields { raw, written: pipes + 1 }
 }
 
 /// The items of a `;` list: each trimmed of spaces and tabs (before
@@ -525,7 +582,7 @@ impl<'a> Record<'a> {
 
     /// The used source's four subfields.
     pub fn used_source(&self) -> Subfields<'a> {
-        Subfields::split(self.raw(Field::UsedSource))
+        used_subfields(self.raw(Field::UsedSource), &self.shape)
     }
 
     /// The referenced sources.
@@ -576,8 +633,16 @@ mod tests {
                     _ => ALPHABET[rng.below(ALPHABET.len())],
                 })
                 .collect();
-            assert_eq!(split(&line), split_scalar(&line), "{line:?}");
+            let ours = split(&line);
+            assert_eq!(ours, split_scalar(&line), "{line:?}");
             assert_eq!(split_blocks(&line), split_scalar(&line), "{line:?}");
+            if let Split::Exact(fields, shape) | Split::Extra(fields, shape) =
+                ours
+            {
+                let field = fields[USED];
+                let want = Subfields::split(field);
+                assert_eq!(used_subfields(field, &shape), want, "{line:?}");
+            }
         }
     }
 
