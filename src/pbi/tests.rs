@@ -355,6 +355,22 @@ fn wrong_subfield_counts_warn() {
     });
 }
 
+#[test]
+fn lists_of_sources_with_blank_items_and_one_short_item() {
+    // Blank items are no items; every other one is counted out.
+    let p = parse(&format!(
+        "{BOM}#PBI 1.2\n\
+         A::::1|A|1900|1; ;2|B|1901|2;:1|Pr|T|1;;:::\n\
+         B::::1|A|1900|1;2|B:1|Pr|T|1;2|Hm|T:::\n"
+    ));
+    assert_eq!(p.records(), 2);
+    assert!(!p.diags.iter().any(|d| d.line == 2), "{:?}", p.diags);
+    assert!(p.has_warning(3, "referenced source 2 has 2 subfields"));
+    assert!(p.has_warning(3, "award 2 has 3 subfields"));
+    assert!(!p.has_warning(3, "referenced source 1"));
+    assert!(!p.has_warning(3, "award 1"));
+}
+
 // 8. Position.
 
 #[test]
