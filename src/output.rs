@@ -61,6 +61,20 @@ pub struct CsvWriter<W: Write> {
     delimiter: u8,
     fields: usize,
     row_start: usize,
+    /// The buffer is written out at the end of a row that fills it this
+    /// far.
+    flush_at: usize,
+}
+
+impl CsvWriter<io::Sink> {
+    /// A writer that keeps its rows until [`CsvWriter::swap_rows`] takes
+    /// them: a worker thread's, which hands over a batch of rows with no
+    /// copy.
+    pub fn in_memory(delimiter: u8) -> CsvWriter<io::Sink> {
+        let mut wtr = CsvWriter::new(io::sink(), delimiter);
+        wtr.flush_at = usize::MAX;
+        wtr
+    }
 }
 
 impl<W: Write> CsvWriter<W> {
@@ -77,7 +91,17 @@ impl<W: Write> CsvWriter<W> {
             delimiter,
             fields: 0,
             row_start: 0,
+            flush_at: BUFFER_SIZE,
         }
+    }
+
+    /// Swaps the rows written so far (all of them, for a writer made by
+    /// [`CsvWriter::in_memory`]) with `rows`, which is emptied first.
+    pub fn swap_rows(&mut self, rows: &mut Vec<u8>) {
+        debug_assert!(self.row_is_empty());
+        rows.clear();
+        std::mem::swap(&mut self.buf, rows);
+        self.row_start = 0;
     }
 
     /// Appends one field to the current row.
@@ -132,7 +156,7 @@ impl<W: Write> CsvWriter<W> {
         self.buf.push(b'\n');
         self.fields = 0;
         self.row_start = self.buf.len();
-        if self.buf.len() >= BUFFER_SIZE {
+        if self.buf.len() >= self.flush_at {
             self.inner.write_all(&self.buf)?;
             self.buf.clear();
             self.row_start = 0;

@@ -237,7 +237,7 @@ impl<'c, W: Write> Table<'c, W> {
             .map(|_| Rows {
                 table: Table::new(
                     self.config,
-                    CsvWriter::new(vec![], self.config.delimiter),
+                    CsvWriter::in_memory(self.config.delimiter),
                 ),
                 parser: parser.clone(),
                 name,
@@ -301,7 +301,7 @@ impl<'c, W: Write> Table<'c, W> {
 
 /// A worker thread of [`Table::parallel`]: its own parser and rows.
 struct Rows<'c> {
-    table: Table<'c, Vec<u8>>,
+    table: Table<'c, io::Sink>,
     parser: Parser,
     name: &'c str,
 }
@@ -315,8 +315,7 @@ impl Work for Rows<'_> {
                 let _ = self.table.row(self.name, &rec);
             }
         }
-        let _ = self.table.wtr.flush();
-        std::mem::swap(self.table.wtr.get_mut(), &mut batch.out);
+        self.table.wtr.swap_rows(&mut batch.out);
     }
 }
 
