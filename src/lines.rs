@@ -31,7 +31,7 @@
 
 use std::io::{self, Read};
 
-use memchr::{memchr2, memmem};
+use memchr::{memchr2, memchr_iter, memmem, memrchr};
 
 /// The buffer size a [`LineReader`] starts with, as in ripgrep.
 pub const DEFAULT_CAPACITY: usize = 64 * 1024;
@@ -87,14 +87,6 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
-    /// A line that was lent before and kept elsewhere (in a
-    /// [`Batch`](crate::par::Batch)): `raw` must end with `end`'s bytes.
-    /// It did not follow a BOM, which only line 1 does.
-    pub fn from_parts(raw: &'a [u8], end: LineEnd, number: u64) -> Line<'a> {
-        debug_assert!(raw.ends_with(end.as_bytes()));
-        Line { raw, end, number, after_bom: false }
-    }
-
     /// The line without its line end.
     #[inline]
     pub fn content(&self) -> &'a [u8] {
@@ -173,6 +165,33 @@ enum Scan {
     More(usize),
 }
 
+/// How many bytes at the start of `hay`, which ends with LF, are lines
+/// that end with LF or CR LF: up to the line holding the first CR not
+/// followed by LF, NEL or LS.
+fn plain_lf_prefix(
+    hay: &[u8],
+    nel: &memmem::Finder<'_>,
+    ls: &memmem::Finder<'_>,
+) -> usize {
+    let mut stop = hay.len();
+    for at in memchr::memchr_iter(b'\r', hay) {
+        if hay.get(at + 1) != Some(&b'\n') {
+            stop = at;
+            break;
+        }
+    }
+    for finder in [nel, ls] {
+        if let Some(at) = finder.find(&hay[..stop]) {
+            stop = at;
+        }
+    }
+    if stop == hay.len() {
+        return stop;
+    }
+    // Back to the end of the last line before `stop`.
+    memrchr(b'\n', &hay[..stop]).map_or(0, |lf| lf + 1)
+}
+
 /// A streaming reader of lines through one reusable buffer.
 ///
 /// ```
@@ -234,6 +253,80 @@ impl<R: Read> LineReader<R> {
             nel: Found::STALE,
             ls: Found::STALE,
         }
+    }
+
+    /// A reader of lines that continue an input already begun (a batch of
+    /// its lines, say): no BOM is looked for, and the first line is
+    /// numbered `first`.
+    pub fn continuing(rdr: R, first: u64) -> LineReader<R> {
+        let mut lines = LineReader::new(rdr);
+        lines.started = true;
+        lines.number = first.saturating_sub(1);
+        lines
+    }
+
+    /// The number of the last line lent (0 before the first).
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// Moves whole lines from the input to the end of `out`, at least
+    /// `want` bytes of them when there are, and returns how many: the
+    /// lines that end with LF or CR LF, up to the first that does not (a
+    /// CR alone, NEL, LS, or the end of the input), which
+    /// [`LineReader::next_line`] must then read. Their bytes are counted
+    /// and copied in bulk, which is much faster than one line at a time
+    /// when the caller only passes them on.
+    ///
+    /// # Errors
+    ///
+    /// As [`LineReader::next_line`].
+    pub fn take_lf_lines(
+        &mut self,
+        out: &mut Vec<u8>,
+        want: usize,
+    ) -> io::Result<u64> {
+        if !self.started {
+            self.skip_bom()?;
+        }
+        let goal = out.len().saturating_add(want);
+        let mut taken = 0;
+        while out.len() < goal {
+            let region = &self.buf[self.pos..self.end];
+            // The whole lines of the region, up to the one that reaches
+            // the goal.
+            let from = (goal - out.len() - 1).min(region.len());
+            let whole = match memchr::memchr(b'\n', &region[from..]) {
+                Some(i) => from + i + 1,
+                None => memrchr(b'\n', region).map_or(0, |last| last + 1),
+            };
+            let plain = plain_lf_prefix(
+                &region[..whole],
+                &self.nel_finder,
+                &self.ls_finder,
+            );
+            if plain > 0 {
+                let chunk = &region[..plain];
+                let n = memchr_iter(b'\n', chunk).count() as u64;
+                out.extend_from_slice(chunk);
+                self.pos += plain;
+                self.scan = self.pos;
+                self.number += n;
+                taken += n;
+            }
+            // Enough; or a line with another end comes next, or the last
+            // one, or one that the buffer holds only part of: all for
+            // next_line, which reads as much more as the line needs.
+            if out.len() >= goal
+                || plain < whole
+                || self.eof
+                || self.pos < self.end
+            {
+                return Ok(taken);
+            }
+            self.fill()?;
+        }
+        Ok(taken)
     }
 
     /// Whether the input started with a BOM, which was skipped. Known
@@ -590,6 +683,92 @@ mod tests {
                 assert_eq!(scanned(rdr, capacity), want, "round {round}");
             }
         }
+    }
+
+    /// Reads `rdr` taking lines in bulk where it can (`want` bytes at a
+    /// time, a random amount), one by one elsewhere; returns the lines
+    /// as the oracle splits them, checking the numbering on the way.
+    fn taken<R: Read>(
+        rdr: R,
+        capacity: usize,
+        rng: &mut Rng,
+    ) -> Vec<(Vec<u8>, LineEnd)> {
+        let mut rdr = LineReader::with_capacity(capacity, rdr);
+        let mut out = vec![];
+        loop {
+            let mut bulk = vec![];
+            let first = rdr.number() + 1;
+            let n = rdr.take_lf_lines(&mut bulk, rng.below(300)).unwrap();
+            if n > 0 {
+                // Whole lines ending with LF or CR LF, numbered on.
+                assert!(bulk.ends_with(b"\n"));
+                // (The oracle skips a BOM only at the start.)
+                let lines = naive(&[BOM, &bulk].concat());
+                assert_eq!(lines.len() as u64, n);
+                assert!(lines.iter().all(|l| l.1 != LineEnd::None));
+                assert_eq!(rdr.number(), first + n - 1);
+                let mut again = LineReader::continuing(&bulk[..], first);
+                for (i, want) in lines.iter().enumerate() {
+                    let line = again.next_line().unwrap().unwrap();
+                    assert_eq!(
+                        (line.content(), line.end()),
+                        (&want.0[..], want.1)
+                    );
+                    assert_eq!(line.number(), first + i as u64);
+                }
+                out.extend(lines);
+                continue;
+            }
+            match rdr.next_line().unwrap() {
+                Some(line) => out.push((line.content().to_vec(), line.end())),
+                None => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn bulk_takes_agree_with_the_oracle() {
+        let mut rng = Rng::new(4);
+        for round in 0..400 {
+            let len = rng.below(300);
+            let mut input = awkward(&mut rng, len);
+            // Runs of plain LF and CR LF lines, which go in bulk.
+            for _ in 0..rng.below(40) {
+                let end: &[u8] =
+                    if rng.below(3) == 0 { b"\r\n" } else { b"\n" };
+                input.extend_from_slice(b"Loyd:8/8:#2");
+                input.extend_from_slice(end);
+            }
+            let tail = rng.below(20);
+            input.extend(awkward(&mut rng, tail));
+            let want = naive(&input);
+            for capacity in [1, 2, 7, 64, 4096] {
+                let sizes = vec![1 + rng.below(9), 1 + rng.below(200)];
+                let rdr = Chunked { data: &input, sizes, next: 0 };
+                let got = taken(rdr, capacity, &mut rng);
+                assert_eq!(got, want, "round {round}, capacity {capacity}");
+            }
+        }
+    }
+
+    #[test]
+    fn bulk_takes_keep_memory_flat_without_lf() {
+        // No LF at all: nothing goes in bulk, and the buffer stays put.
+        let input = b"Loyd:8/8:#2\r".repeat(50_000);
+        let mut rdr = LineReader::new(&input[..]);
+        let mut bulk = vec![];
+        assert_eq!(rdr.take_lf_lines(&mut bulk, 1 << 20).unwrap(), 0);
+        assert!(bulk.is_empty());
+        assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
+        let input = b"Loyd:8/8:#2\n".repeat(50_000);
+        let mut rdr = LineReader::new(&input[..]);
+        let n = rdr.take_lf_lines(&mut bulk, 100_000).unwrap();
+        // At most the line that reaches the size asked for; here the
+        // buffer's whole lines, as the next one straddles a refill.
+        let len = bulk.len();
+        assert!(len > 60_000 && len < 100_012, "{len}");
+        assert_eq!(n as usize * 12, bulk.len());
+        assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
     }
 
     #[test]

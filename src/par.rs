@@ -3,8 +3,10 @@ The records of one input on several threads, in order.
 
 The calling thread reads lines through the shared
 [`LineReader`](crate::lines::LineReader) and packs them into [`Batch`]es
-of about [`BATCH_BYTES`] bytes. Each batch goes to one of the workers in
-turn (round robin), which parses its lines and fills the batch's output;
+of about [`BATCH_BYTES`] bytes, copying runs of lines that end with LF or
+CR LF in bulk, without looking at each. Each batch goes to one of the
+workers in turn (round robin), which reads its lines again (with a line
+reader of its own), parses them and fills the batch's output;
 the calling thread then takes the batches back **in the order they were
 read** and writes them out. So the output and the diagnostics are exactly
 those of one thread, line numbers included.
@@ -22,7 +24,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use crate::input::Failure;
-use crate::lines::{Line, LineEnd, LineReader};
+use crate::lines::{Line, LineReader};
 use crate::msg::Diagnostic;
 
 /// How many bytes of lines go into one batch (a line is never split, so
@@ -52,36 +54,62 @@ pub struct Batch {
     pub selected: u64,
 }
 
-/// The lines of a [`Batch`], one after the other in one buffer.
+/// The lines of a [`Batch`], one after the other in one buffer, as read.
+///
+/// The calling thread only copies them here, most of them in bulk
+/// ([`LineReader::take_lf_lines`]); the worker reads them again through a
+/// [`LineReader`] of its own, which finds the same lines with the same
+/// line ends (each line here is whole, so its end is known) and numbers
+/// them from [`Lines::first`].
 #[derive(Debug, Default)]
 pub struct Lines {
     /// The lines as read, line ends included.
     bytes: Vec<u8>,
-    /// For each line, where it ends in `bytes` and its line end.
-    ends: Vec<(usize, LineEnd)>,
     /// The number of the first line.
     first: u64,
+    /// How many lines there are.
+    count: u64,
 }
 
 impl Lines {
     /// Appends `line`, which must follow the last line pushed.
     pub fn push(&mut self, line: Line<'_>) {
-        if self.ends.is_empty() {
+        if self.count == 0 {
             self.first = line.number();
         }
-        debug_assert_eq!(line.number(), self.first + self.ends.len() as u64);
+        debug_assert_eq!(line.number(), self.first + self.count);
         self.bytes.extend_from_slice(line.raw());
-        self.ends.push((self.bytes.len(), line.end()));
+        self.count += 1;
     }
 
-    /// The lines, as the line reader lent them.
-    pub fn iter(&self) -> impl Iterator<Item = Line<'_>> {
-        let mut start = 0;
-        self.ends.iter().zip(self.first..).map(move |(&(end, le), n)| {
-            let line = Line::from_parts(&self.bytes[start..end], le, n);
-            start = end;
-            line
-        })
+    /// Appends the next lines of `lines` that it can hand over in bulk,
+    /// until this holds `size` bytes or more; returns how many it took
+    /// (0: read the next line with `next_line` and push it).
+    fn take<R: Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        size: usize,
+    ) -> io::Result<u64> {
+        let first = lines.number() + 1;
+        let want = size.saturating_sub(self.bytes.len());
+        let n = lines.take_lf_lines(&mut self.bytes, want)?;
+        if n > 0 {
+            if self.count == 0 {
+                self.first = first;
+            }
+            self.count += n;
+        }
+        Ok(n)
+    }
+
+    /// A reader of the lines, numbered as in their input.
+    pub fn reader(&self) -> LineReader<&[u8]> {
+        LineReader::continuing(&self.bytes[..], self.first)
+    }
+
+    /// The number of the first line.
+    pub fn first(&self) -> u64 {
+        self.first
     }
 
     /// The number of bytes of lines held.
@@ -91,7 +119,7 @@ impl Lines {
 
     /// Whether no line is held.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.count == 0
     }
 }
 
@@ -99,7 +127,7 @@ impl Batch {
     /// Empties the batch for reuse, keeping its memory.
     fn clear(&mut self) {
         self.lines.bytes.clear();
-        self.lines.ends.clear();
+        self.lines.count = 0;
         self.out.clear();
         self.diagnostics.clear();
         self.selected = 0;
@@ -155,12 +183,15 @@ where
         let mut spare: Vec<Batch> = vec![];
         let mut batch = Batch::default();
         let read = loop {
-            let line = match lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => break Ok(()),
+            match batch.lines.take(lines, batch_bytes) {
+                Ok(0) => match lines.next_line() {
+                    Ok(Some(line)) => batch.lines.push(line),
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(Failure::Read(e)),
+                },
+                Ok(_) => {}
                 Err(e) => break Err(Failure::Read(e)),
-            };
-            batch.lines.push(line);
+            }
             if batch.lines.len() < batch_bytes {
                 continue;
             }
@@ -233,7 +264,8 @@ mod tests {
 
     impl Work for Upper {
         fn work(&mut self, batch: &mut Batch) {
-            for line in batch.lines.iter() {
+            let mut lines = batch.lines.reader();
+            while let Some(line) = lines.next_line().unwrap() {
                 let upper = line.raw().iter().map(u8::to_ascii_uppercase);
                 batch.out.extend(upper);
                 batch.selected += u64::from(line.content().contains(&b'x'));

@@ -308,7 +308,9 @@ struct Rows<'c> {
 
 impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        for line in batch.lines.iter() {
+        let mut lines = batch.lines.reader();
+        // Reading from memory cannot fail.
+        while let Ok(Some(line)) = lines.next_line() {
             let item = self.parser.line(line, &mut batch.diagnostics);
             if let Some(Item::Record(rec)) = item {
                 // Writing into a Vec cannot fail.
