@@ -26,7 +26,7 @@
 
 use super::comment::{self, Illegal, KComment};
 use super::filter::{self, Config, Emitter};
-use super::game::{Game, LineSpan};
+use super::game::{Game, LineSpan, Tag};
 use super::token;
 use super::Side;
 use crate::output;
@@ -53,7 +53,14 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
         return false;
     }
     let Some(last) = game.tags().last() else { return false };
-    if filter::already_filtered(game, config.player) != Ok(false) {
+    let (filtered, fen) = find_tags(game);
+    // A Filtered value other than `no` or none: the general filter says
+    // what it means (filtered already, for whom, or an error).
+    let plain = |t: &Tag| {
+        let value = game.text(t.value.clone());
+        value.is_empty() || value.eq_ignore_ascii_case(b"no")
+    };
+    if filtered.is_some_and(|t| !plain(t)) {
         return false;
     }
     let (buf, lines) = (game.bytes(), game.lines());
@@ -67,10 +74,22 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
     }
     let start = out.len();
     let from = lines.get(first).map_or(buf.len(), |l| l.start);
-    let mut emit = Emitter::new(game, out);
-    filter::tags(game, config, true, false, &mut emit);
-    emit.copy_to(from);
-    emit.flush();
+    match filtered {
+        // The tag section as the general filter writes it: nothing
+        // changes but the Filtered value.
+        Some(tag) => {
+            out.extend_from_slice(&buf[..tag.value.start]);
+            out.extend_from_slice(config.player.name().as_bytes());
+            out.extend_from_slice(&buf[tag.value.end..from]);
+        }
+        // The tag to add goes through the general filter.
+        None => {
+            let mut emit = Emitter::new(game, out);
+            filter::tags(game, config, true, false, &mut emit);
+            emit.copy_to(from);
+            emit.flush();
+        }
+    }
     let mut pass = Pass {
         buf,
         line_out: out.len(),
@@ -81,7 +100,7 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
         eat: false,
         last_kept: 0,
         player: config.player,
-        to_move: filter::first_to_move(game),
+        to_move: filter::to_move_after(game, fen),
         owner: None,
         kcomment: false,
         ended: false,
@@ -95,6 +114,21 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
     }
     pass.out.extend_from_slice(&buf[pass.flushed..]);
     true
+}
+
+/// The first Filtered tag and the first FEN tag (ASCII case ignored, as
+/// [`Game::tag`]), found in one pass over the tags.
+fn find_tags(game: &Game) -> (Option<&Tag>, Option<&Tag>) {
+    let (mut filtered, mut fen) = (None, None);
+    for tag in game.tags() {
+        let name = game.text(tag.name.clone());
+        if filtered.is_none() && name.eq_ignore_ascii_case(b"Filtered") {
+            filtered = Some(tag);
+        } else if fen.is_none() && name.eq_ignore_ascii_case(b"FEN") {
+            fen = Some(tag);
+        }
+    }
+    (filtered, fen)
 }
 
 /// The state of one pass: where the output stands (as in the `Emitter`)
@@ -529,6 +563,28 @@ mod tests {
         agree("[A \"1\"] [B \"2\"]\n%x\n1. e4 e5 *\n");
         agree("[FEN \"8/8/8/8/8/8/8/k6K b - - 0 1\"]\n1... Ka2 2. Kg2 *\n");
         agree("[Filtered \"white\"]\n1. e4 e5 *\n");
+        // The Filtered value is written in place by the fast path.
+        let white = "1. Kb1 {(:)} Ka2 2. Kc1 *\n";
+        let black = "1... Ka2 2. Kg2 {(:)} 2... Kb2 *\n";
+        for (tags, movetext, fast) in [
+            ("[Filtered \"\"]", white, 1),
+            ("[A \"1\"]\r\n  [filtered \"No\"] [B \"2\"]", white, 1),
+            ("[Filtered \"no\"]\n[Filtered \"black\"]", white, 1),
+            ("[Filtered \"x\"]\n[Filtered \"no\"]", white, 0),
+            (
+                "[FEN \"8/8/8/8/8/8/8/k6K b - - 0 1\"]\n[Filtered \"no\"]",
+                black,
+                1,
+            ),
+            ("[Fen \"8/8/8/8/8/8/8/k6K b - - 0 1\"] [FEN \"8 w\"]", black, 1),
+            ("[Fen \"8/8/8/8/8/8/8/k6K w - - 0 1\"] [FEN \"8 b\"]", black, 0),
+        ] {
+            assert_eq!(
+                agree(&format!("{tags}\n\n{movetext}")),
+                fast,
+                "{tags}"
+            );
+        }
         agree("[Filtered \"no\"]\n1. ?? {(:3)} e5 {(:)}\n");
         agree("[A \"1\"]\n[Bad\n1. e4 e5 *\n");
         assert_eq!(
