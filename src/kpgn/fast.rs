@@ -408,12 +408,20 @@ impl Pass<'_> {
         let c = &self.buf[i..j];
         let out = &mut *self.out;
         out.extend_from_slice(&self.buf[self.flushed..i + k.illegal.start]);
+        // Nearly always: a count of one digit, and `}` right after `)`;
+        // written without a call.
         match k.attempts {
+            Illegal::Attempts(n) if n < 10 => out.push(b'0' + n as u8),
             Illegal::Attempts(n) => output::push_decimal(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
-        out.push(b')');
-        out.extend_from_slice(&c[k.trail.start..]);
+        match &c[k.trail.start..] {
+            b"}" => out.extend_from_slice(b")}"),
+            trail => {
+                out.push(b')');
+                out.extend_from_slice(trail);
+            }
+        }
         self.flushed = j;
         self.eat = false;
         self.kept = true;
@@ -520,6 +528,7 @@ mod tests {
             "1. e4 e5?? 2. d4 $1 {free} d5!? {(:)} {more}\n  $2 3. c4\n",
             "1. e4 e5\n  $3\n  {gone}\n2. d4 ?? ??! 1-0\n\n\n",
             "1. e4 e5 {(CS:d6,d5) hm } 2. d4 { (:) } *",
+            "1. e4 e5 {(:a,b,c,d,e,f,g,h,a1,b1)} 2. d4 {(:a1,2)\t} d5 {(:12)}",
             "1. e4 e5 $1",
             "1. e4 e5\n  $1",
             "1. e4\u{a0}e5\u{a0}{x}\u{a0}2.\u{a0}d4 *\n",
