@@ -268,7 +268,9 @@ impl Pass<'_> {
             j += 1;
         }
         let sym = &buf[i..j];
-        if sym.iter().all(u8::is_ascii_digit) {
+        // Moves first: half the tokens of a game.
+        let letter = sym[0].is_ascii_alphabetic();
+        if !letter && sym.iter().all(u8::is_ascii_digit) {
             let digits = j;
             while j < end && buf[j] == b'.' {
                 j += 1;
@@ -282,10 +284,10 @@ impl Pass<'_> {
                 return None;
             }
             self.keep(j);
-        } else if matches!(sym, b"1-0" | b"0-1" | b"1/2-1/2") {
+        } else if !letter && matches!(sym, b"1-0" | b"0-1" | b"1/2-1/2") {
             self.ended = true;
             self.keep(j);
-        } else if sym[0].is_ascii_alphabetic() || sym.starts_with(b"0-0") {
+        } else if letter || sym.starts_with(b"0-0") {
             self.a_move(i, j, false)?;
         } else {
             return None;
