@@ -437,13 +437,15 @@ impl Pass<'_> {
 /// mispredicts that end nearly every time.
 #[inline]
 fn short_symbol_len(window: Option<&[u8]>) -> usize {
-    let Some(window) = window else { return 0 };
-    let (mut run, mut n) = (true, 0);
-    for &b in window {
-        run &= token::is_symbol(b);
-        n += usize::from(run);
+    let Some(window) = window.and_then(|w| <&[u8; 8]>::try_from(w).ok())
+    else {
+        return 0;
+    };
+    let mut mask = 0u8;
+    for (k, &b) in window.iter().enumerate() {
+        mask |= token::SYMBOL_AT[k][b as usize];
     }
-    n
+    (!mask).trailing_zeros() as usize
 }
 
 #[cfg(test)]
@@ -657,6 +659,32 @@ mod tests {
         }
         // The comparison means something only if the fast path ran.
         assert!(fast > 2000, "the fast path took only {fast} games");
+    }
+
+    #[test]
+    fn short_symbol_len_counts_the_leading_symbol_characters() {
+        let naive =
+            |w: &[u8]| w.iter().take_while(|&&b| token::is_symbol(b)).count();
+        let mut rng = crate::testing::Rng::new(9);
+        let alphabet = b"aZ09_+#=:/-. !?{}$\n\r\xC2\xA0\x80\xFF";
+        for round in 0..20_000 {
+            let mut w = [0u8; 8];
+            for b in w.iter_mut() {
+                *b = match round % 2 {
+                    0 => alphabet[rng.below(alphabet.len())],
+                    _ => rng.next() as u8,
+                };
+            }
+            assert_eq!(short_symbol_len(Some(&w[..])), naive(&w), "{w:?}");
+        }
+        for b in 0..=255u8 {
+            for k in 0..8 {
+                let mut w = *b"Nbxd8=Q+";
+                w[k] = b;
+                assert_eq!(short_symbol_len(Some(&w[..])), naive(&w));
+            }
+        }
+        assert_eq!(short_symbol_len(None), 0);
     }
 
     #[test]

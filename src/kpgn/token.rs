@@ -78,6 +78,25 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// `SYMBOL_AT[k][b]` is bit `k` if `b` is a symbol character, else 0:
+/// OR'ed together, eight lookups make the mask of the symbol characters
+/// among eight bytes, two instructions a byte.
+pub static SYMBOL_AT: [[u8; 256]; 8] = {
+    let mut t = [[0; 256]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut b = 0;
+        while b < 256 {
+            if CLASS[b] == SYMBOL {
+                t[k][b] = 1 << k;
+            }
+            b += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
 #[inline]
 pub fn is_symbol(b: u8) -> bool {
