@@ -263,9 +263,13 @@ impl Pass<'_> {
     /// A move number, a move or a termination marker.
     fn symbol(&mut self, i: usize, end: usize) -> Option<usize> {
         let buf = self.buf;
-        let mut j = i + short_symbol_len(buf.get(i..i + 8));
-        while j < end && token::is_symbol(buf[j]) {
-            j += 1;
+        let n = short_symbol_len(buf.get(i..i + 8));
+        let mut j = i + n;
+        // Fewer than eight: the byte at `j` is known not to be one.
+        if n == 0 || n == 8 {
+            while j < end && token::is_symbol(buf[j]) {
+                j += 1;
+            }
         }
         let sym = &buf[i..j];
         // Moves first: half the tokens of a game.
