@@ -174,27 +174,23 @@ impl Pass<'_> {
             // The game ended with the line before (GameReader::speculate).
             return None;
         }
+        // The line's content, at the game's offsets.
+        let text = &buf[..end];
         loop {
             let gap = i;
             // Most gaps are one space, before a byte that is not white
             // space (nor the first byte of U+00A0).
-            let one = i + 1 < end
-                && buf[i] == b' '
-                && buf[i + 1] > b' '
-                && buf[i + 1] != 0xC2;
-            i = match one {
-                true => i + 1,
-                false => token::skip_space(buf, i, end),
+            i = match text.get(i..i + 2) {
+                Some(&[b' ', next]) if next > b' ' && next != 0xC2 => i + 1,
+                _ => token::skip_space(text, i, end),
             };
             if self.eat && i > gap {
                 self.out.extend_from_slice(&buf[self.flushed..gap]);
                 self.flushed = i;
                 self.eat = false;
             }
-            if i >= end {
-                break;
-            }
-            i = self.token(i, end)?;
+            let Some(&first) = text.get(i) else { break };
+            i = self.token(first, i, end)?;
         }
         self.end_line(line);
         Some(())
@@ -220,12 +216,12 @@ impl Pass<'_> {
         self.eat = false;
     }
 
-    /// Filters the token at `buf[i]` (not white space) and returns the
-    /// offset after it; `None` to give up.
-    fn token(&mut self, i: usize, end: usize) -> Option<usize> {
+    /// Filters the token at `buf[i]`, which is `first` (not white space),
+    /// and returns the offset after it; `None` to give up.
+    fn token(&mut self, first: u8, i: usize, end: usize) -> Option<usize> {
         let buf = self.buf;
         let theirs = self.owner == Some(self.player.opponent());
-        match buf[i] {
+        match first {
             b if token::is_symbol(b) => self.symbol(i, end),
             b'{' => self.comment(i, end, theirs),
             b'!' | b'?' => {
