@@ -368,7 +368,7 @@ impl Pass<'_> {
     /// Writes `with` for the item `buf[i..j]`, apart from the items
     /// around it (as the `Emitter`'s `replace`).
     fn replace(&mut self, i: usize, j: usize, with: &[u8]) {
-        self.out.extend_from_slice(&self.buf[self.flushed..i]);
+        append(self.out, self.buf, self.flushed, i);
         self.separate(with.first());
         self.out.extend_from_slice(with);
         self.flushed = j;
@@ -409,7 +409,7 @@ impl Pass<'_> {
     fn kcomment_out(&mut self, i: usize, j: usize, k: &KComment) {
         let c = &self.buf[i..j];
         let out = &mut *self.out;
-        out.extend_from_slice(&self.buf[self.flushed..i + k.illegal.start]);
+        append(out, self.buf, self.flushed, i + k.illegal.start);
         // Nearly always: a count of one digit, and `}` right after `)`;
         // written without a call.
         match k.attempts {
@@ -428,6 +428,23 @@ impl Pass<'_> {
         self.eat = false;
         self.kept = true;
         self.last_kept = out.len();
+    }
+}
+
+/// Appends `buf[from..to]` to `out`. Most pieces are short: one of at
+/// most 32 bytes is appended as a fixed 32 bytes and cut back, which is
+/// a few moves where a copy of any length is a call of `memcpy`.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
+    const FIXED: usize = 32;
+    let window = buf.get(from..from + FIXED);
+    match window.and_then(|w| <&[u8; FIXED]>::try_from(w).ok()) {
+        Some(w) if to - from <= FIXED => {
+            let len = out.len();
+            out.extend_from_slice(w);
+            out.truncate(len + (to - from));
+        }
+        _ => out.extend_from_slice(&buf[from..to]),
     }
 }
 
@@ -685,6 +702,19 @@ mod tests {
             }
         }
         assert_eq!(short_symbol_len(None), 0);
+    }
+
+    #[test]
+    fn append_copies_exactly_the_piece() {
+        let buf: Vec<u8> = (0..100u8).collect();
+        for from in 0..=buf.len() {
+            for to in from..=buf.len() {
+                let mut out = b"head".to_vec();
+                append(&mut out, &buf, from, to);
+                assert_eq!(&out[..4], b"head");
+                assert_eq!(&out[4..], &buf[from..to], "{from}..{to}");
+            }
+        }
     }
 
     #[test]
