@@ -185,21 +185,23 @@ pub fn parse_usual(rest: &[u8]) -> Option<(usize, KComment)> {
     let close = colon + 1 + token::find(b')', &rest[colon + 1..])?;
     // The list is checked without a branch per byte: which byte comes
     // next in a list of moves is anybody's guess, and a mispredicted
-    // branch costs more than the few instructions that avoid it.
-    let (mut bad, mut commas, mut letters) = (false, 0, false);
-    let mut after_comma = true;
+    // branch costs more than the few instructions that avoid it. Each
+    // byte's class is a set of bits, so that one OR gathers what the
+    // list holds and one AND with the class before finds two commas in
+    // a row (or a comma first: the class before the list is COMMA).
+    let (mut seen, mut pairs, mut before, mut commas) = (0, 0, COMMA, 0);
     for &b in &rest[colon + 1..close] {
         let class = ILLEGAL[b as usize];
-        let comma = class == COMMA;
-        bad |= (class == OTHER) | (comma & after_comma);
-        after_comma = comma;
-        commas += usize::from(comma);
-        letters |= class == LETTER;
+        seen |= class;
+        pairs |= class & before;
+        before = class;
+        commas += usize::from(class >> 2);
     }
-    let attempts = match (close - colon, bad | after_comma) {
+    let bad = (seen & OTHER) | ((pairs | before) & COMMA) != 0;
+    let attempts = match (close - colon, bad) {
         (1, _) => Illegal::Attempts(0),
         (_, true) => return None,
-        _ if !letters && commas == 0 => Illegal::Count,
+        _ if seen & LETTER == 0 && commas == 0 => Illegal::Count,
         _ => Illegal::Attempts(commas + 1),
     };
     let end = match rest.get(close + 1) {
@@ -236,10 +238,12 @@ static SQUARE: [u8; 256] = {
     t
 };
 
-const OTHER: u8 = 0;
-const DIGIT: u8 = 1;
+/// The classes of [`ILLEGAL`], one bit each (a digit has none).
+const DIGIT: u8 = 0;
+const OTHER: u8 = 1;
 const LETTER: u8 = 2;
-const COMMA: u8 = 3;
+/// Must be the highest bit: [`parse_usual`] counts commas by shifting.
+const COMMA: u8 = 4;
 
 /// The bytes of the illegal attempts of [`parse_usual`]: the SAN bytes
 /// split into digits and the rest, and `,`.
@@ -517,6 +521,10 @@ mod tests {
             "{(:e 5)}",
             "{(Xe5:e7}",
             "{(Xe5)}",
+            "{(:e7,,f6)}",
+            "{(:,)}",
+            "{(:1,,2)}",
+            "{(:e7,f6,Qh4)}",
         ];
         for c in cases {
             let b = c.as_bytes();

@@ -26,7 +26,7 @@
 
 use super::comment::{self, Illegal, KComment};
 use super::filter::{self, Config, Emitter};
-use super::game::{Game, LineSpan};
+use super::game::{Game, LineSpan, Tag};
 use super::token;
 use super::Side;
 use crate::output;
@@ -53,7 +53,14 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
         return false;
     }
     let Some(last) = game.tags().last() else { return false };
-    if filter::already_filtered(game, config.player) != Ok(false) {
+    let (filtered, fen) = find_tags(game);
+    // A Filtered value other than `no` or none: the general filter says
+    // what it means (filtered already, for whom, or an error).
+    let plain = |t: &Tag| {
+        let value = game.text(t.value.clone());
+        value.is_empty() || value.eq_ignore_ascii_case(b"no")
+    };
+    if filtered.is_some_and(|t| !plain(t)) {
         return false;
     }
     let (buf, lines) = (game.bytes(), game.lines());
@@ -67,10 +74,22 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
     }
     let start = out.len();
     let from = lines.get(first).map_or(buf.len(), |l| l.start);
-    let mut emit = Emitter::new(game, out);
-    filter::tags(game, config, true, false, &mut emit);
-    emit.copy_to(from);
-    emit.flush();
+    match filtered {
+        // The tag section as the general filter writes it: nothing
+        // changes but the Filtered value.
+        Some(tag) => {
+            out.extend_from_slice(&buf[..tag.value.start]);
+            out.extend_from_slice(config.player.name().as_bytes());
+            out.extend_from_slice(&buf[tag.value.end..from]);
+        }
+        // The tag to add goes through the general filter.
+        None => {
+            let mut emit = Emitter::new(game, out);
+            filter::tags(game, config, true, false, &mut emit);
+            emit.copy_to(from);
+            emit.flush();
+        }
+    }
     let mut pass = Pass {
         buf,
         line_out: out.len(),
@@ -81,7 +100,7 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
         eat: false,
         last_kept: 0,
         player: config.player,
-        to_move: filter::first_to_move(game),
+        to_move: filter::to_move_after(game, fen),
         owner: None,
         kcomment: false,
         ended: false,
@@ -95,6 +114,21 @@ pub fn filter(game: &Game, config: &Config, out: &mut Vec<u8>) -> bool {
     }
     pass.out.extend_from_slice(&buf[pass.flushed..]);
     true
+}
+
+/// The first Filtered tag and the first FEN tag (ASCII case ignored, as
+/// [`Game::tag`]), found in one pass over the tags.
+fn find_tags(game: &Game) -> (Option<&Tag>, Option<&Tag>) {
+    let (mut filtered, mut fen) = (None, None);
+    for tag in game.tags() {
+        let name = game.text(tag.name.clone());
+        if filtered.is_none() && name.eq_ignore_ascii_case(b"Filtered") {
+            filtered = Some(tag);
+        } else if fen.is_none() && name.eq_ignore_ascii_case(b"FEN") {
+            fen = Some(tag);
+        }
+    }
+    (filtered, fen)
 }
 
 /// The state of one pass: where the output stands (as in the `Emitter`)
@@ -140,27 +174,23 @@ impl Pass<'_> {
             // The game ended with the line before (GameReader::speculate).
             return None;
         }
+        // The line's content, at the game's offsets.
+        let text = &buf[..end];
         loop {
             let gap = i;
             // Most gaps are one space, before a byte that is not white
             // space (nor the first byte of U+00A0).
-            let one = i + 1 < end
-                && buf[i] == b' '
-                && buf[i + 1] > b' '
-                && buf[i + 1] != 0xC2;
-            i = match one {
-                true => i + 1,
-                false => token::skip_space(buf, i, end),
+            i = match text.get(i..i + 2) {
+                Some(&[b' ', next]) if next > b' ' && next != 0xC2 => i + 1,
+                _ => token::skip_space(text, i, end),
             };
             if self.eat && i > gap {
                 self.out.extend_from_slice(&buf[self.flushed..gap]);
                 self.flushed = i;
                 self.eat = false;
             }
-            if i >= end {
-                break;
-            }
-            i = self.token(i, end)?;
+            let Some(&first) = text.get(i) else { break };
+            i = self.token(first, i, end)?;
         }
         self.end_line(line);
         Some(())
@@ -186,12 +216,12 @@ impl Pass<'_> {
         self.eat = false;
     }
 
-    /// Filters the token at `buf[i]` (not white space) and returns the
-    /// offset after it; `None` to give up.
-    fn token(&mut self, i: usize, end: usize) -> Option<usize> {
+    /// Filters the token at `buf[i]`, which is `first` (not white space),
+    /// and returns the offset after it; `None` to give up.
+    fn token(&mut self, first: u8, i: usize, end: usize) -> Option<usize> {
         let buf = self.buf;
         let theirs = self.owner == Some(self.player.opponent());
-        match buf[i] {
+        match first {
             b if token::is_symbol(b) => self.symbol(i, end),
             b'{' => self.comment(i, end, theirs),
             b'!' | b'?' => {
@@ -229,12 +259,18 @@ impl Pass<'_> {
     /// A move number, a move or a termination marker.
     fn symbol(&mut self, i: usize, end: usize) -> Option<usize> {
         let buf = self.buf;
-        let mut j = i + short_symbol_len(buf.get(i..i + 8));
-        while j < end && token::is_symbol(buf[j]) {
-            j += 1;
+        let n = short_symbol_len(buf.get(i..i + 8));
+        let mut j = i + n;
+        // Fewer than eight: the byte at `j` is known not to be one.
+        if n == 0 || n == 8 {
+            while j < end && token::is_symbol(buf[j]) {
+                j += 1;
+            }
         }
         let sym = &buf[i..j];
-        if sym.iter().all(u8::is_ascii_digit) {
+        // Moves first: half the tokens of a game.
+        let letter = sym[0].is_ascii_alphabetic();
+        if !letter && sym.iter().all(u8::is_ascii_digit) {
             let digits = j;
             while j < end && buf[j] == b'.' {
                 j += 1;
@@ -248,10 +284,10 @@ impl Pass<'_> {
                 return None;
             }
             self.keep(j);
-        } else if matches!(sym, b"1-0" | b"0-1" | b"1/2-1/2") {
+        } else if !letter && matches!(sym, b"1-0" | b"0-1" | b"1/2-1/2") {
             self.ended = true;
             self.keep(j);
-        } else if sym[0].is_ascii_alphabetic() || sym.starts_with(b"0-0") {
+        } else if letter || sym.starts_with(b"0-0") {
             self.a_move(i, j, false)?;
         } else {
             return None;
@@ -332,7 +368,7 @@ impl Pass<'_> {
     /// Writes `with` for the item `buf[i..j]`, apart from the items
     /// around it (as the `Emitter`'s `replace`).
     fn replace(&mut self, i: usize, j: usize, with: &[u8]) {
-        self.out.extend_from_slice(&self.buf[self.flushed..i]);
+        append(self.out, self.buf, self.flushed, i);
         self.separate(with.first());
         self.out.extend_from_slice(with);
         self.flushed = j;
@@ -373,17 +409,42 @@ impl Pass<'_> {
     fn kcomment_out(&mut self, i: usize, j: usize, k: &KComment) {
         let c = &self.buf[i..j];
         let out = &mut *self.out;
-        out.extend_from_slice(&self.buf[self.flushed..i + k.illegal.start]);
+        append(out, self.buf, self.flushed, i + k.illegal.start);
+        // Nearly always: a count of one digit, and `}` right after `)`;
+        // written without a call.
         match k.attempts {
+            Illegal::Attempts(n) if n < 10 => out.push(b'0' + n as u8),
             Illegal::Attempts(n) => output::push_decimal(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
-        out.push(b')');
-        out.extend_from_slice(&c[k.trail.start..]);
+        match &c[k.trail.start..] {
+            b"}" => out.extend_from_slice(b")}"),
+            trail => {
+                out.push(b')');
+                out.extend_from_slice(trail);
+            }
+        }
         self.flushed = j;
         self.eat = false;
         self.kept = true;
         self.last_kept = out.len();
+    }
+}
+
+/// Appends `buf[from..to]` to `out`. Most pieces are short: one of at
+/// most 32 bytes is appended as a fixed 32 bytes and cut back, which is
+/// a few moves where a copy of any length is a call of `memcpy`.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, buf: &[u8], from: usize, to: usize) {
+    const FIXED: usize = 32;
+    let window = buf.get(from..from + FIXED);
+    match window.and_then(|w| <&[u8; FIXED]>::try_from(w).ok()) {
+        Some(w) if to - from <= FIXED => {
+            let len = out.len();
+            out.extend_from_slice(w);
+            out.truncate(len + (to - from));
+        }
+        _ => out.extend_from_slice(&buf[from..to]),
     }
 }
 
@@ -393,13 +454,15 @@ impl Pass<'_> {
 /// mispredicts that end nearly every time.
 #[inline]
 fn short_symbol_len(window: Option<&[u8]>) -> usize {
-    let Some(window) = window else { return 0 };
-    let (mut run, mut n) = (true, 0);
-    for &b in window {
-        run &= token::is_symbol(b);
-        n += usize::from(run);
+    let Some(window) = window.and_then(|w| <&[u8; 8]>::try_from(w).ok())
+    else {
+        return 0;
+    };
+    let mut mask = 0u8;
+    for (k, &b) in window.iter().enumerate() {
+        mask |= token::SYMBOL_AT[k][b as usize];
     }
-    n
+    (!mask).trailing_zeros() as usize
 }
 
 #[cfg(test)]
@@ -486,6 +549,7 @@ mod tests {
             "1. e4 e5?? 2. d4 $1 {free} d5!? {(:)} {more}\n  $2 3. c4\n",
             "1. e4 e5\n  $3\n  {gone}\n2. d4 ?? ??! 1-0\n\n\n",
             "1. e4 e5 {(CS:d6,d5) hm } 2. d4 { (:) } *",
+            "1. e4 e5 {(:a,b,c,d,e,f,g,h,a1,b1)} 2. d4 {(:a1,2)\t} d5 {(:12)}",
             "1. e4 e5 $1",
             "1. e4 e5\n  $1",
             "1. e4\u{a0}e5\u{a0}{x}\u{a0}2.\u{a0}d4 *\n",
@@ -529,6 +593,28 @@ mod tests {
         agree("[A \"1\"] [B \"2\"]\n%x\n1. e4 e5 *\n");
         agree("[FEN \"8/8/8/8/8/8/8/k6K b - - 0 1\"]\n1... Ka2 2. Kg2 *\n");
         agree("[Filtered \"white\"]\n1. e4 e5 *\n");
+        // The Filtered value is written in place by the fast path.
+        let white = "1. Kb1 {(:)} Ka2 2. Kc1 *\n";
+        let black = "1... Ka2 2. Kg2 {(:)} 2... Kb2 *\n";
+        for (tags, movetext, fast) in [
+            ("[Filtered \"\"]", white, 1),
+            ("[A \"1\"]\r\n  [filtered \"No\"] [B \"2\"]", white, 1),
+            ("[Filtered \"no\"]\n[Filtered \"black\"]", white, 1),
+            ("[Filtered \"x\"]\n[Filtered \"no\"]", white, 0),
+            (
+                "[FEN \"8/8/8/8/8/8/8/k6K b - - 0 1\"]\n[Filtered \"no\"]",
+                black,
+                1,
+            ),
+            ("[Fen \"8/8/8/8/8/8/8/k6K b - - 0 1\"] [FEN \"8 w\"]", black, 1),
+            ("[Fen \"8/8/8/8/8/8/8/k6K w - - 0 1\"] [FEN \"8 b\"]", black, 0),
+        ] {
+            assert_eq!(
+                agree(&format!("{tags}\n\n{movetext}")),
+                fast,
+                "{tags}"
+            );
+        }
         agree("[Filtered \"no\"]\n1. ?? {(:3)} e5 {(:)}\n");
         agree("[A \"1\"]\n[Bad\n1. e4 e5 *\n");
         assert_eq!(
@@ -590,6 +676,45 @@ mod tests {
         }
         // The comparison means something only if the fast path ran.
         assert!(fast > 2000, "the fast path took only {fast} games");
+    }
+
+    #[test]
+    fn short_symbol_len_counts_the_leading_symbol_characters() {
+        let naive =
+            |w: &[u8]| w.iter().take_while(|&&b| token::is_symbol(b)).count();
+        let mut rng = crate::testing::Rng::new(9);
+        let alphabet = b"aZ09_+#=:/-. !?{}$\n\r\xC2\xA0\x80\xFF";
+        for round in 0..20_000 {
+            let mut w = [0u8; 8];
+            for b in w.iter_mut() {
+                *b = match round % 2 {
+                    0 => alphabet[rng.below(alphabet.len())],
+                    _ => rng.next() as u8,
+                };
+            }
+            assert_eq!(short_symbol_len(Some(&w[..])), naive(&w), "{w:?}");
+        }
+        for b in 0..=255u8 {
+            for k in 0..8 {
+                let mut w = *b"Nbxd8=Q+";
+                w[k] = b;
+                assert_eq!(short_symbol_len(Some(&w[..])), naive(&w));
+            }
+        }
+        assert_eq!(short_symbol_len(None), 0);
+    }
+
+    #[test]
+    fn append_copies_exactly_the_piece() {
+        let buf: Vec<u8> = (0..100u8).collect();
+        for from in 0..=buf.len() {
+            for to in from..=buf.len() {
+                let mut out = b"head".to_vec();
+                append(&mut out, &buf, from, to);
+                assert_eq!(&out[..4], b"head");
+                assert_eq!(&out[4..], &buf[from..to], "{from}..{to}");
+            }
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! with its line end. A line that was blank in the input stays.
 
 use super::comment::{self, Illegal, KComment};
-use super::game::{Game, LineSpan};
+use super::game::{Game, LineSpan, Tag};
 use super::token::{self, Kind, Token};
 use super::Side;
 use crate::msg::Diagnostic;
@@ -306,7 +306,13 @@ impl<'g> Walk<'g> {
 
 /// The side to move first: Black if the FEN tag says so, else White.
 pub(super) fn first_to_move(game: &Game) -> Side {
-    let Some(tag) = game.tag("FEN") else { return Side::White };
+    to_move_after(game, game.tag("FEN"))
+}
+
+/// The side to move first after the FEN tag `fen`: Black if it says
+/// so, else White (also without a FEN tag).
+pub(super) fn to_move_after(game: &Game, fen: Option<&Tag>) -> Side {
+    let Some(tag) = fen else { return Side::White };
     let fen = game.text(tag.value.clone());
     let mut fields = fen.split(|&b| b == b' ').filter(|f| !f.is_empty());
     match fields.nth(1) {

@@ -100,17 +100,22 @@ pub fn filter_reader(
     report: &mut dyn Report,
 ) -> io::Result<bool> {
     let mut games = game::GameReader::new(rdr);
+    // The output of many games, written once it fills a buffer's worth:
+    // one write (and no copy into the writer's buffer) per 64 KiB rather
+    // than one per game.
     let mut out = Vec::new();
     let mut any = false;
     let fast = fast::applies(config);
     loop {
+        if out.len() >= output::BUFFER_SIZE {
+            wtr.write_all(&out)?;
+            out.clear();
+        }
         let read = if fast {
             match games.speculate() {
                 Ok(Some(game)) => {
-                    out.clear();
                     if fast::filter(game, config, &mut out) {
                         any = true;
-                        wtr.write_all(&out)?;
                         continue;
                     }
                     games.frame()
@@ -122,24 +127,89 @@ pub fn filter_reader(
         };
         let game = match read {
             Ok(Some(game)) => game,
-            Ok(None) => return Ok(any),
+            Ok(None) => break,
             Err(err) => {
                 report.report(Diagnostic::error(0, input::describe(&err)));
-                return Ok(any);
+                break;
             }
         };
         if let Some(error) = game.error() {
             any |= game.is_game();
             report.report(error.clone());
         } else if !game.is_game() {
-            wtr.write_all(game.bytes())?;
+            out.extend_from_slice(game.bytes());
         } else {
             any = true;
-            out.clear();
-            match filter::filter(game, config, &mut out) {
-                Ok(()) => wtr.write_all(&out)?,
-                Err(error) => report.report(error),
+            // A game that cannot be filtered leaves no output.
+            let mark = out.len();
+            if let Err(error) = filter::filter(game, config, &mut out) {
+                out.truncate(mark);
+                report.report(error);
             }
+        }
+    }
+    wtr.write_all(&out)?;
+    Ok(any)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The output is written a buffer's worth at a time: across those
+    /// writes, a game that cannot be filtered (here after part of it was
+    /// written out) leaves nothing, and every other game is as filtered
+    /// on its own.
+    #[test]
+    fn batched_output_is_each_game_filtered_alone() {
+        let games = [
+            "[A \"1\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) x} 2. d4 *\n\n",
+            "{between}\n\n",
+            "[B \"2\"]\n1. e4 e5\n{(:)} {(:)} 2. d4 *\n\n",
+            "[C \"3\"]\n1. d4 (1. c4) d5 ; y\n2. c4 *\n\n",
+            "[Filtered \"black\"]\n1. ?? e5 *\n\n",
+        ];
+        for config in [
+            Config { player: Side::White, plies: None, keep_comments: false },
+            Config {
+                player: Side::Black,
+                plies: Some(3),
+                keep_comments: true,
+            },
+        ] {
+            let (mut want, mut want_errors) = (vec![], vec![]);
+            let mut input = String::new();
+            for k in 0..6000 {
+                let game = games[k % games.len()];
+                input.push_str(game);
+                let (mut alone, mut errors) = (vec![], vec![]);
+                filter_reader(
+                    &config,
+                    game.as_bytes(),
+                    &mut alone,
+                    &mut errors,
+                )
+                .unwrap();
+                if errors.is_empty() {
+                    want.extend_from_slice(&alone);
+                }
+                want_errors.extend(errors);
+            }
+            let (mut got, mut errors) = (vec![], vec![]);
+            assert!(filter_reader(
+                &config,
+                input.as_bytes(),
+                &mut got,
+                &mut errors
+            )
+            .unwrap());
+            assert!(want.len() > 2 * output::BUFFER_SIZE);
+            assert!(got == want, "{config:?}");
+            let lines = |e: &Vec<Diagnostic>| {
+                e.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+            };
+            assert_eq!(lines(&errors), lines(&want_errors));
+            assert!(!errors.is_empty());
         }
     }
 }

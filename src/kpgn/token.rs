@@ -78,6 +78,25 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// `SYMBOL_AT[k][b]` is bit `k` if `b` is a symbol character, else 0:
+/// OR'ed together, eight lookups make the mask of the symbol characters
+/// among eight bytes, two instructions a byte.
+pub static SYMBOL_AT: [[u8; 256]; 8] = {
+    let mut t = [[0; 256]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut b = 0;
+        while b < 256 {
+            if CLASS[b] == SYMBOL {
+                t[k][b] = 1 << k;
+            }
+            b += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
 #[inline]
 pub fn is_symbol(b: u8) -> bool {
@@ -409,6 +428,38 @@ pub fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     None
 }
 
+/// The first `a` or `b` in `hay`, searched as [`find`] searches for one.
+#[inline]
+pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 64;
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let (pa, pb) = (ONES * u64::from(a), ONES * u64::from(b));
+    let head = &hay[..hay.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(8);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(bytes);
+        let (xa, xb) = (x ^ pa, x ^ pb);
+        // As in `find`: the lowest byte flagged is a true zero.
+        let zero = (xa.wrapping_sub(ONES) & !xa & HIGHS)
+            | (xb.wrapping_sub(ONES) & !xb & HIGHS);
+        if zero != 0 {
+            return Some(8 * k + zero.trailing_zeros() as usize / 8);
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    let rest = chunks.remainder().iter().position(|&c| c == a || c == b);
+    if let Some(i) = rest {
+        return Some(done + i);
+    }
+    if hay.len() > SHORT {
+        return memchr::memchr2(a, b, &hay[SHORT..]).map(|i| i + SHORT);
+    }
+    None
+}
+
 /// A run of `!` and `?`. Written apart from a move, `??` is the hidden
 /// move of a filtered record; attached to a move (`e4??`) it is a glyph.
 fn glyph(
@@ -528,6 +579,27 @@ mod tests {
             kinds("\u{a0}1.\u{a0}e4\u{a0} {(:)}"),
             [MoveNumber(Some(Side::White)), San, Comment]
         );
+    }
+
+    #[test]
+    fn find2_agrees_with_position() {
+        let mut hay = vec![];
+        for len in 0..150 {
+            hay.clear();
+            hay.extend((0..len).map(|i| [b'a', b'"' ^ 1, 0xdc, 0x01][i % 4]));
+            for at in 0..=len {
+                for needle in [b'"', b'\\'] {
+                    let mut h = hay.clone();
+                    if at < len {
+                        h[at] = needle;
+                        h.push(b'"');
+                        h.push(b'\\');
+                    }
+                    let want = h.iter().position(|&b| b == b'"' || b == b'\\');
+                    assert_eq!(find2(b'"', b'\\', &h), want, "{len} {at}");
+                }
+            }
+        }
     }
 
     #[test]
