@@ -114,7 +114,7 @@ fn record(rec: &Record<'_>) {
     rec.references().for_each(subfields);
     rec.awards().for_each(subfields);
     let _ = rec.position();
-    match (rec.men(), rec.board()) {
+    match (rec.men(), rec.board().as_ref()) {
         (Some(men), Some(board)) => {
             assert_eq!(*men, Men::of(board));
             let fen = board.fen();
