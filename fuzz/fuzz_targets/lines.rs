@@ -32,6 +32,39 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(n, want.len(), "scanner lost lines");
     assert_eq!(lines.had_bom(), input.starts_with(b"\xEF\xBB\xBF"));
+
+    // Again, taking runs of LF and CR LF lines in bulk where it can (as
+    // the threads of pbi2csv and pbi-grep do), each run read back by a
+    // reader that continues the numbering.
+    let rdr = Chunked { data: input, state: u32::from(seed) | 1 };
+    let mut lines = LineReader::with_capacity(capacity, rdr);
+    let mut got: Vec<(Vec<u8>, LineEnd, u64)> = vec![];
+    let size = 1 + usize::from(seed) * 3;
+    loop {
+        let mut bulk = vec![];
+        let first = lines.number() + 1;
+        let taken = lines.take_lf_lines(&mut bulk, size).expect("no fail");
+        if taken > 0 {
+            let mut again = LineReader::continuing(&bulk[..], first);
+            while let Some(line) = again.next_line().expect("no fail") {
+                assert!(matches!(line.end(), LineEnd::Lf | LineEnd::CrLf));
+                got.push((line.content().to_vec(), line.end(), line.number()));
+            }
+            assert_eq!(lines.number(), first + taken - 1);
+            continue;
+        }
+        match lines.next_line().expect("reads never fail") {
+            Some(line) => {
+                got.push((line.content().to_vec(), line.end(), line.number()))
+            }
+            None => break,
+        }
+    }
+    assert_eq!(got.len(), want.len(), "bulk takes lost or added lines");
+    for (k, ((content, end, number), w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!((content, end), (&w.0, &w.1), "line {}", k + 1);
+        assert_eq!(*number, k as u64 + 1);
+    }
 });
 
 /// 1 to 64 for most bytes, so that lines straddle refills; a few larger

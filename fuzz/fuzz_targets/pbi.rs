@@ -58,6 +58,12 @@ fn check_split(content: &[u8]) {
         | pbi::Split::Extra(fields, shape) => {
             assert!(colons >= 8);
             assert_eq!(fields.join(&b':'), content);
+            assert_eq!(shape.high, content.iter().any(|&b| b >= 0x80));
+            // Where the used source's first 3 pipes are.
+            let used = fields[3];
+            let at: Vec<usize> =
+                (0..used.len()).filter(|&i| used[i] == b'|').take(3).collect();
+            assert_eq!(&shape.used[..at.len()], &at[..]);
             for (i, field) in fields.iter().enumerate() {
                 let pipes = field.iter().filter(|&&b| b == b'|').count();
                 assert_eq!(usize::from(shape.pipes[i]), pipes.min(255));
@@ -71,7 +77,8 @@ fn check_split(content: &[u8]) {
     }
 }
 
-/// The class bits of a field, one byte at a time.
+/// The class bits of a field, one byte at a time (bytes of 0x80 or more
+/// are noted for the whole line, in `Shape::high`).
 fn bits(field: &[u8]) -> u8 {
     use chesspipe::pbi::class::*;
     field.iter().fold(0, |acc, &b| {
@@ -83,7 +90,6 @@ fn bits(field: &[u8]) -> u8 {
             b',' => COMMA,
             b'\t' => TAB,
             b':' => COLON,
-            0x80.. => HIGH,
             _ => 0,
         }
     })
