@@ -31,7 +31,7 @@
 
 use std::io::{self, Read};
 
-use memchr::{memchr2, memchr_iter, memmem, memrchr};
+use memchr::{memchr2, memchr_iter, memmem};
 
 /// The buffer size a [`LineReader`] starts with, as in ripgrep.
 pub const DEFAULT_CAPACITY: usize = 64 * 1024;
@@ -193,31 +193,55 @@ enum Scan {
     More(usize),
 }
 
-/// How many bytes at the start of `hay`, which ends with LF, are lines
-/// that end with LF or CR LF: up to the line holding the first CR not
-/// followed by LF, NEL or LS.
-fn plain_lf_prefix(
-    hay: &[u8],
-    nel: &memmem::Finder<'_>,
-    ls: &memmem::Finder<'_>,
-) -> usize {
-    let mut stop = hay.len();
-    for at in memchr::memchr_iter(b'\r', hay) {
-        if hay.get(at + 1) != Some(&b'\n') {
-            stop = at;
-            break;
-        }
+/// Where the lines of `hay` that end with LF, CR LF or CR end: after the
+/// first such line end at or after `from`, or else after the last one;
+/// 0 when there is none. A CR that is the last byte of `hay` ends no line
+/// yet: an LF may follow.
+fn cut(hay: &[u8], from: usize) -> usize {
+    match memchr2(b'\n', b'\r', &hay[from..]) {
+        Some(i) => match line_end_after(hay, from + i) {
+            Some(cut) => cut,
+            None => last_cut_before(hay, from + i),
+        },
+        None => last_cut_before(hay, hay.len()),
     }
-    for finder in [nel, ls] {
-        if let Some(at) = finder.find(&hay[..stop]) {
-            stop = at;
-        }
+}
+
+/// The end of the line end that starts at `hay[at]`, an LF or a CR;
+/// `None` for a CR whose next byte is not in `hay`.
+fn line_end_after(hay: &[u8], at: usize) -> Option<usize> {
+    if hay[at] == b'\n' {
+        return Some(at + 1);
     }
-    if stop == hay.len() {
-        return stop;
+    match hay.get(at + 1) {
+        Some(b'\n') => Some(at + 2),
+        Some(_) => Some(at + 1),
+        None => None,
     }
-    // Back to the end of the last line before `stop`.
-    memrchr(b'\n', &hay[..stop]).map_or(0, |lf| lf + 1)
+}
+
+/// The end of the last line of `hay[..upto]` that ends with LF, CR LF or
+/// CR (0 when there is none).
+fn last_cut_before(hay: &[u8], upto: usize) -> usize {
+    match memchr::memrchr2(b'\n', b'\r', &hay[..upto]) {
+        None => 0,
+        Some(at) => match line_end_after(hay, at) {
+            Some(cut) if cut <= upto => cut,
+            // A CR at the very end, or one whose LF is past `upto`: the
+            // line before it.
+            _ => last_cut_before(hay, at),
+        },
+    }
+}
+
+/// How many lines the whole lines `chunk` holds, which end with LF, CR LF
+/// or CR (and not with a CR that an LF after `chunk` would make CR LF).
+fn count_lines(chunk: &[u8]) -> u64 {
+    let lf = memchr_iter(b'\n', chunk).count();
+    let lone_cr = memchr_iter(b'\r', chunk)
+        .filter(|&at| chunk.get(at + 1) != Some(&b'\n'))
+        .count();
+    (lf + lone_cr) as u64
 }
 
 /// A streaming reader of lines through one reusable buffer.
@@ -302,16 +326,16 @@ impl<R: Read> LineReader<R> {
 
     /// Moves whole lines from the input to the end of `out`, at least
     /// `want` bytes of them when there are, and returns how many: the
-    /// lines that end with LF or CR LF, up to the first that does not (a
-    /// CR alone, NEL, LS, or the end of the input), which
-    /// [`LineReader::next_line`] must then read. Their bytes are counted
-    /// and copied in bulk, which is much faster than one line at a time
-    /// when the caller only passes them on.
+    /// lines that end with LF, CR LF or CR, up to the first that does not
+    /// (NEL, LS, or the end of the input), which [`LineReader::next_line`]
+    /// must then read. Their bytes are counted and copied in bulk, which
+    /// is much faster than one line at a time when the caller only passes
+    /// them on.
     ///
     /// # Errors
     ///
     /// As [`LineReader::next_line`].
-    pub fn take_lf_lines(
+    pub fn take_lines(
         &mut self,
         out: &mut Vec<u8>,
         want: usize,
@@ -322,33 +346,33 @@ impl<R: Read> LineReader<R> {
         let goal = out.len().saturating_add(want);
         let mut taken = 0;
         while out.len() < goal {
-            let region = &self.buf[self.pos..self.end];
+            // Up to the next NEL or LS, found through the caches that
+            // next_line uses, so that a file of NEL lines is not searched
+            // again for each line.
+            let hay = &self.buf[..self.end];
+            let (nel_finder, ls_finder) = (&self.nel_finder, &self.ls_finder);
+            let nel = self.nel.next(hay, self.pos, |h| nel_finder.find(h));
+            let ls = self.ls.next(hay, self.pos, |h| ls_finder.find(h));
+            let stop = nel.into_iter().chain(ls).min().unwrap_or(self.end);
+            let region = &self.buf[self.pos..stop];
             // The whole lines of the region, up to the one that reaches
             // the goal.
             let from = (goal - out.len() - 1).min(region.len());
-            let whole = match memchr::memchr(b'\n', &region[from..]) {
-                Some(i) => from + i + 1,
-                None => memrchr(b'\n', region).map_or(0, |last| last + 1),
-            };
-            let plain = plain_lf_prefix(
-                &region[..whole],
-                &self.nel_finder,
-                &self.ls_finder,
-            );
-            if plain > 0 {
-                let chunk = &region[..plain];
-                let n = memchr_iter(b'\n', chunk).count() as u64;
+            let whole = cut(region, from);
+            if whole > 0 {
+                let chunk = &region[..whole];
+                let n = count_lines(chunk);
                 out.extend_from_slice(chunk);
-                self.pos += plain;
+                self.pos += whole;
                 self.scan = self.pos;
                 self.number += n;
                 taken += n;
             }
-            // Enough; or a line with another end comes next, or the last
-            // one, or one that the buffer holds only part of: all for
+            // Enough; or a line with a NEL or LS comes next, or the last
+            // line, or one that the buffer holds only part of: all for
             // next_line, which reads as much more as the line needs.
             if out.len() >= goal
-                || plain < whole
+                || stop < self.end
                 || self.eof
                 || self.pos < self.end
             {
@@ -752,14 +776,15 @@ mod tests {
         loop {
             let mut bulk = vec![];
             let first = rdr.number() + 1;
-            let n = rdr.take_lf_lines(&mut bulk, rng.below(300)).unwrap();
+            let n = rdr.take_lines(&mut bulk, rng.below(300)).unwrap();
             if n > 0 {
-                // Whole lines ending with LF or CR LF, numbered on.
-                assert!(bulk.ends_with(b"\n"));
+                // Whole lines ending with LF, CR LF or CR, numbered on.
+                assert!(bulk.ends_with(b"\n") || bulk.ends_with(b"\r"));
                 // (The oracle skips a BOM only at the start.)
                 let lines = naive(&[BOM, &bulk].concat());
                 assert_eq!(lines.len() as u64, n);
-                assert!(lines.iter().all(|l| l.1 != LineEnd::None));
+                let ends = [LineEnd::Lf, LineEnd::CrLf, LineEnd::Cr];
+                assert!(lines.iter().all(|l| ends.contains(&l.1)));
                 assert_eq!(rdr.number(), first + n - 1);
                 let mut again = LineReader::continuing(&bulk[..], first);
                 for (i, want) in lines.iter().enumerate() {
@@ -786,10 +811,9 @@ mod tests {
         for round in 0..400 {
             let len = rng.below(300);
             let mut input = awkward(&mut rng, len);
-            // Runs of plain LF and CR LF lines, which go in bulk.
+            // Runs of LF, CR LF and CR lines, which go in bulk.
             for _ in 0..rng.below(40) {
-                let end: &[u8] =
-                    if rng.below(3) == 0 { b"\r\n" } else { b"\n" };
+                let end: &[u8] = [&b"\r\n"[..], b"\n", b"\r"][rng.below(3)];
                 input.extend_from_slice(b"Loyd:8/8:#2");
                 input.extend_from_slice(end);
             }
@@ -806,23 +830,45 @@ mod tests {
     }
 
     #[test]
-    fn bulk_takes_keep_memory_flat_without_lf() {
-        // No LF at all: nothing goes in bulk, and the buffer stays put.
-        let input = b"Loyd:8/8:#2\r".repeat(50_000);
+    fn bulk_takes_keep_memory_flat() {
+        // NEL lines: nothing goes in bulk, and the buffer stays put.
+        let input = b"Loyd:8/8:#2\xC2\x85".repeat(50_000);
         let mut rdr = LineReader::new(&input[..]);
         let mut bulk = vec![];
-        assert_eq!(rdr.take_lf_lines(&mut bulk, 1 << 20).unwrap(), 0);
+        assert_eq!(rdr.take_lines(&mut bulk, 1 << 20).unwrap(), 0);
         assert!(bulk.is_empty());
         assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
-        let input = b"Loyd:8/8:#2\n".repeat(50_000);
-        let mut rdr = LineReader::new(&input[..]);
-        let n = rdr.take_lf_lines(&mut bulk, 100_000).unwrap();
-        // At most the line that reaches the size asked for; here the
-        // buffer's whole lines, as the next one straddles a refill.
-        let len = bulk.len();
-        assert!(len > 60_000 && len < 100_012, "{len}");
-        assert_eq!(n as usize * 12, bulk.len());
-        assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
+        for end in [&b"\n"[..], b"\r"] {
+            let input = [&b"Loyd:8/8:#2"[..], end].concat().repeat(50_000);
+            let mut rdr = LineReader::new(&input[..]);
+            let mut bulk = vec![];
+            let n = rdr.take_lines(&mut bulk, 100_000).unwrap();
+            // At most the line that reaches the size asked for; here the
+            // buffer's whole lines, as the next one straddles a refill.
+            let len = bulk.len();
+            assert!(len > 60_000 && len < 100_012, "{len}");
+            assert_eq!(n as usize * 12, bulk.len());
+            assert_eq!(rdr.capacity(), DEFAULT_CAPACITY);
+        }
+    }
+
+    #[test]
+    fn a_cr_at_the_end_of_a_read_waits_for_the_next_byte() {
+        // The first read ends with the CR of "a\r\n": the CR must not be
+        // taken as a line end before the LF is seen.
+        let input = b"x\na\r\nb\n";
+        let rdr = Chunked { data: input, sizes: vec![4, 10], next: 0 };
+        let mut rdr = LineReader::with_capacity(8, rdr);
+        let mut bulk = vec![];
+        assert_eq!(rdr.take_lines(&mut bulk, 100).unwrap(), 1);
+        assert_eq!(bulk, b"x\n");
+        let line = rdr.next_line().unwrap().unwrap();
+        assert_eq!((line.content(), line.end()), (&b"a"[..], LineEnd::CrLf));
+        assert_eq!(line.number(), 2);
+        bulk.clear();
+        assert_eq!(rdr.take_lines(&mut bulk, 100).unwrap(), 1);
+        assert_eq!(bulk, b"b\n");
+        assert_eq!(rdr.number(), 3);
     }
 
     #[test]

@@ -3,8 +3,8 @@ The records of one input on several threads, in order.
 
 The calling thread reads lines through the shared
 [`LineReader`](crate::lines::LineReader) and packs them into [`Batch`]es
-of about [`BATCH_BYTES`] bytes, copying runs of lines that end with LF or
-CR LF in bulk, without looking at each. Each batch goes to one of the
+of about [`BATCH_BYTES`] bytes, copying runs of lines that end with LF,
+CR LF or CR in bulk, without looking at each. Each batch goes to one of the
 workers in turn (round robin), which reads its lines again (with a line
 reader of its own), parses them and fills the batch's output;
 the calling thread then takes the batches back **in the order they were
@@ -57,7 +57,7 @@ pub struct Batch {
 /// The lines of a [`Batch`], one after the other in one buffer, as read.
 ///
 /// The calling thread only copies them here, most of them in bulk
-/// ([`LineReader::take_lf_lines`]); the worker reads them again through a
+/// ([`LineReader::take_lines`]); the worker reads them again through a
 /// [`LineReader`] of its own, which finds the same lines with the same
 /// line ends (each line here is whole, so its end is known) and numbers
 /// them from [`Lines::first`].
@@ -92,7 +92,7 @@ impl Lines {
     ) -> io::Result<u64> {
         let first = lines.number() + 1;
         let want = size.saturating_sub(self.bytes.len());
-        let n = lines.take_lf_lines(&mut self.bytes, want)?;
+        let n = lines.take_lines(&mut self.bytes, want)?;
         if n > 0 {
             if self.count == 0 {
                 self.first = first;

@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(n, want.len(), "scanner lost lines");
     assert_eq!(lines.had_bom(), input.starts_with(b"\xEF\xBB\xBF"));
 
-    // Again, taking runs of LF and CR LF lines in bulk where it can (as
+    // Again, taking runs of LF, CR LF and CR lines in bulk where it can (as
     // the threads of pbi2csv and pbi-grep do), each run read back by a
     // reader that continues the numbering.
     let rdr = Chunked { data: input, state: u32::from(seed) | 1 };
@@ -43,11 +43,14 @@ fuzz_target!(|data: &[u8]| {
     loop {
         let mut bulk = vec![];
         let first = lines.number() + 1;
-        let taken = lines.take_lf_lines(&mut bulk, size).expect("no fail");
+        let taken = lines.take_lines(&mut bulk, size).expect("no fail");
         if taken > 0 {
             let mut again = LineReader::continuing(&bulk[..], first);
             while let Some(line) = again.next_line().expect("no fail") {
-                assert!(matches!(line.end(), LineEnd::Lf | LineEnd::CrLf));
+                assert!(matches!(
+                    line.end(),
+                    LineEnd::Lf | LineEnd::CrLf | LineEnd::Cr
+                ));
                 got.push((line.content().to_vec(), line.end(), line.number()));
             }
             assert_eq!(lines.number(), first + taken - 1);
