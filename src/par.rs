@@ -60,7 +60,7 @@ pub struct Batch {
 /// ([`LineReader::take_lines`]); the worker reads them again through a
 /// [`LineReader`] of its own, which finds the same lines with the same
 /// line ends (each line here is whole, so its end is known) and numbers
-/// them from [`Lines::first`].
+/// them as in their input.
 #[derive(Debug, Default)]
 pub struct Lines {
     /// The lines as read, line ends included.
@@ -105,11 +105,6 @@ impl Lines {
     /// A reader of the lines, numbered as in their input.
     pub fn reader(&self) -> LineReader<&[u8]> {
         LineReader::continuing(&self.bytes[..], self.first)
-    }
-
-    /// The number of the first line.
-    pub fn first(&self) -> u64 {
-        self.first
     }
 
     /// The number of bytes of lines held.
