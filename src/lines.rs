@@ -383,6 +383,16 @@ impl<R: Read> LineReader<R> {
         Ok(taken)
     }
 
+    /// The bytes of the input not yet lent as lines, as a reader: what the
+    /// buffer holds, then the rest of the underlying reader. For a caller
+    /// that hands the rest of an input to another reader (the lines from
+    /// the next on, once any line was read: the BOM is behind).
+    pub fn into_rest(self) -> Rest<R> {
+        let mut buf = self.buf;
+        buf.truncate(self.end);
+        Rest { buf, pos: self.pos, rdr: self.rdr, eof: self.eof }
+    }
+
     /// Whether the input started with a BOM, which was skipped. Known
     /// once the first line has been asked for.
     pub fn had_bom(&self) -> bool {
@@ -529,6 +539,32 @@ impl<R: Read> LineReader<R> {
             }
             return Ok(());
         }
+    }
+}
+
+/// What a [`LineReader`] had not yet lent, and the reader it read from
+/// ([`LineReader::into_rest`]).
+#[derive(Debug)]
+pub struct Rest<R> {
+    buf: Vec<u8>,
+    pos: usize,
+    rdr: R,
+    /// The reader has ended: it is not asked again.
+    eof: bool,
+}
+
+impl<R: Read> Read for Rest<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.pos < self.buf.len() {
+            let n = out.len().min(self.buf.len() - self.pos);
+            out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            return Ok(n);
+        }
+        if self.eof {
+            return Ok(0);
+        }
+        self.rdr.read(out)
     }
 }
 
@@ -905,5 +941,36 @@ mod tests {
         }
         let mut rdr = LineReader::new(Failing);
         assert!(rdr.next_line().is_err());
+    }
+
+    /// What `into_rest` gives back is the input after the lines lent,
+    /// whatever the buffer held, and nothing is read again after the
+    /// reader ended.
+    #[test]
+    fn the_rest_is_the_input_after_the_lines_lent() {
+        let mut rng = Rng::new(11);
+        for _ in 0..400 {
+            let len = rng.below(300);
+            let input = awkward(&mut rng, len);
+            let capacity = 1 + rng.below(40);
+            let sizes = vec![1 + rng.below(9), 1 + rng.below(50)];
+            let rdr = Chunked { data: &input, sizes, next: 0 };
+            let mut lines = LineReader::with_capacity(capacity, rdr);
+            let asked = rng.below(8);
+            let mut lent = 0;
+            if asked > 0 && input.starts_with(BOM) {
+                lent = BOM.len();
+            }
+            for _ in 0..asked {
+                match lines.next_line().unwrap() {
+                    Some(line) => lent += line.raw().len(),
+                    None => break,
+                }
+            }
+            let mut rest = vec![];
+            lines.into_rest().read_to_end(&mut rest).unwrap();
+            // No line asked for: a BOM is still there to be read.
+            assert_eq!(rest, &input[lent..]);
+        }
     }
 }

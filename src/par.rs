@@ -46,6 +46,10 @@ pub fn default_threads() -> usize {
 pub struct Batch {
     /// The lines.
     pub lines: Lines,
+    /// Whether the input failed to read after these lines: the lines are
+    /// whole, but a reader of one input would have lost what they leave
+    /// unfinished (a game without its end, say).
+    pub cut_short: bool,
     /// The output for these lines, written as is.
     pub out: Vec<u8>,
     /// The diagnostics about these lines, in order.
@@ -67,19 +71,15 @@ pub struct Lines {
     bytes: Vec<u8>,
     /// The number of the first line.
     first: u64,
-    /// How many lines there are.
-    count: u64,
 }
 
 impl Lines {
     /// Appends `line`, which must follow the last line pushed.
     pub fn push(&mut self, line: Line<'_>) {
-        if self.count == 0 {
+        if self.bytes.is_empty() {
             self.first = line.number();
         }
-        debug_assert_eq!(line.number(), self.first + self.count);
         self.bytes.extend_from_slice(line.raw());
-        self.count += 1;
     }
 
     /// Appends the next lines of `lines` that it can hand over in bulk,
@@ -90,21 +90,35 @@ impl Lines {
         lines: &mut LineReader<R>,
         size: usize,
     ) -> io::Result<u64> {
-        let first = lines.number() + 1;
-        let want = size.saturating_sub(self.bytes.len());
-        let n = lines.take_lines(&mut self.bytes, want)?;
-        if n > 0 {
-            if self.count == 0 {
-                self.first = first;
-            }
-            self.count += n;
+        if self.bytes.is_empty() {
+            // Before the take, which may copy lines and then fail.
+            self.first = lines.number() + 1;
         }
-        Ok(n)
+        let want = size.saturating_sub(self.bytes.len());
+        lines.take_lines(&mut self.bytes, want)
     }
 
     /// A reader of the lines, numbered as in their input.
     pub fn reader(&self) -> LineReader<&[u8]> {
         LineReader::continuing(&self.bytes[..], self.first)
+    }
+
+    /// A reader of the lines, numbered as in their input, and then of
+    /// what `then` gives, numbered on.
+    pub fn reader_then<T: Read>(
+        &self,
+        then: T,
+    ) -> LineReader<io::Chain<&[u8], T>> {
+        LineReader::continuing(self.bytes[..].chain(then), self.first)
+    }
+
+    /// As [`Lines::reader_then`], keeping the lines.
+    pub fn into_reader_then<T: Read>(
+        self,
+        then: T,
+    ) -> LineReader<io::Chain<io::Cursor<Vec<u8>>, T>> {
+        let first = self.first;
+        LineReader::continuing(io::Cursor::new(self.bytes).chain(then), first)
     }
 
     /// The number of bytes of lines held.
@@ -114,7 +128,7 @@ impl Lines {
 
     /// Whether no line is held.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.bytes.is_empty()
     }
 }
 
@@ -122,7 +136,7 @@ impl Batch {
     /// Empties the batch for reuse, keeping its memory.
     fn clear(&mut self) {
         self.lines.bytes.clear();
-        self.lines.count = 0;
+        self.cut_short = false;
         self.out.clear();
         self.diagnostics.clear();
         self.selected = 0;
@@ -135,8 +149,57 @@ pub trait Work: Send {
     fn work(&mut self, batch: &mut Batch);
 }
 
+/// [`run`] for records of one line each: a batch may end before any line.
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_lines<R, W, E>(
+    lines: &mut LineReader<R>,
+    workers: Vec<W>,
+    batch_bytes: usize,
+    emit: E,
+) -> Result<(), Failure>
+where
+    R: Read,
+    W: Work,
+    E: FnMut(&mut Batch) -> io::Result<bool>,
+{
+    match run(lines, workers, batch_bytes, |_| true, emit)? {
+        End::Done => Ok(()),
+        End::Uncut(_) => unreachable!("every line may start a batch"),
+    }
+}
+
+/// How many batch sizes of lines [`run`] holds in one batch at most while
+/// no line where a batch may end comes.
+pub const MAX_UNCUT: usize = 16;
+
+/// How [`run`] ended.
+#[derive(Debug)]
+pub enum End {
+    /// Every line was read and every batch emitted, or `emit` stopped.
+    Done,
+    /// No line where a batch may end came within [`MAX_UNCUT`] batch
+    /// sizes: every batch before these lines was emitted, and the caller
+    /// reads these lines, then the rest of the input, on its own.
+    Uncut(Lines),
+}
+
 /// Reads the rest of `lines` in batches, has `workers` (one thread each)
 /// work on them, and hands every batch to `emit` in input order.
+///
+/// A batch of `batch_bytes` or more ends before the next line for which
+/// `cut` is true: `cut` sees, in order, each line read after a batch
+/// has filled, until it says yes (then the next batch fills, without it,
+/// before it sees the next lines). So a batch may end only where a worker
+/// with no knowledge of the lines before can take over (between games,
+/// say); for records of one line each, [`run_lines`]. A batch that grows
+/// to [`MAX_UNCUT`] times `batch_bytes` with no such line ends the
+/// parallel reading ([`End::Uncut`]), so that memory stays bounded.
+///
+/// The threads start with the second batch: an input of one batch is
+/// worked on by the calling thread, with the first worker.
 ///
 /// `emit` returns whether to go on; `Ok(false)` stops reading (`-q` has
 /// its answer).
@@ -144,21 +207,159 @@ pub trait Work: Send {
 /// # Errors
 ///
 /// A read error ([`Failure::Read`]) comes after every batch before it was
-/// emitted; an error of `emit` ([`Failure::Write`]) stops at once.
-pub fn run<R, W, E>(
+/// emitted, the lines read before the error included (in a batch marked
+/// [`Batch::cut_short`]); an error of `emit` ([`Failure::Write`]) stops
+/// at once.
+pub fn run<R, W, C, E>(
     lines: &mut LineReader<R>,
     workers: Vec<W>,
     batch_bytes: usize,
+    mut cut: C,
     mut emit: E,
-) -> Result<(), Failure>
+) -> Result<End, Failure>
 where
     R: Read,
     W: Work,
+    C: FnMut(&Line<'_>) -> bool,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
+    let max = batch_bytes.saturating_mul(MAX_UNCUT);
     thread::scope(|scope| {
-        let mut to: Vec<mpsc::SyncSender<Batch>> = vec![];
-        let mut from: Vec<mpsc::Receiver<Batch>> = vec![];
+        let mut pool = Pool { idle: workers, order: None };
+        let mut spare: Vec<Batch> = vec![];
+        let mut batch = Batch::default();
+        let read = loop {
+            let full = batch.lines.len() >= batch_bytes;
+            if !full {
+                match batch.lines.take(lines, batch_bytes) {
+                    Ok(0) => {}
+                    Ok(_) => continue,
+                    Err(e) => break Err(e),
+                }
+            }
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            };
+            if !full {
+                batch.lines.push(line);
+                continue;
+            }
+            if !cut(&line) {
+                batch.lines.push(line);
+                if batch.lines.len() > max {
+                    if !pool.drain(&mut emit)? {
+                        return Ok(End::Done);
+                    }
+                    return Ok(End::Uncut(batch.lines));
+                }
+                continue;
+            }
+            let mut next = spare.pop().unwrap_or_default();
+            next.lines.push(line);
+            let full = std::mem::replace(&mut batch, next);
+            if let Some(mut done) = pool.send(scope, full) {
+                if !emit(&mut done).map_err(Failure::Write)? {
+                    return Ok(End::Done);
+                }
+                done.clear();
+                spare.push(done);
+            }
+        };
+        if !batch.lines.is_empty() {
+            batch.cut_short = read.is_err();
+            if let Some(mut done) = pool.last(scope, batch) {
+                if !emit(&mut done).map_err(Failure::Write)? {
+                    return Ok(End::Done);
+                }
+            }
+        }
+        if !pool.drain(&mut emit)? {
+            return Ok(End::Done);
+        }
+        read.map(|()| End::Done).map_err(Failure::Read)
+    })
+}
+
+/// The workers: idle until the second batch, then on threads of their own.
+struct Pool<W> {
+    idle: Vec<W>,
+    order: Option<Order>,
+}
+
+impl<W: Work> Pool<W> {
+    /// Sends `batch` to a worker thread, starting the threads the first
+    /// time; returns the oldest batch if it had to be taken back first.
+    fn send<'scope>(
+        &mut self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        batch: Batch,
+    ) -> Option<Batch>
+    where
+        W: 'scope,
+    {
+        let order = match &mut self.order {
+            Some(order) => order,
+            None => {
+                let workers = std::mem::take(&mut self.idle);
+                self.order.insert(Order::start(scope, workers))
+            }
+        };
+        order.send(batch)
+    }
+
+    /// Has the last batch worked on: on this thread with the first worker
+    /// if no thread was started, so that a small input starts none.
+    fn last<'scope>(
+        &mut self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        mut batch: Batch,
+    ) -> Option<Batch>
+    where
+        W: 'scope,
+    {
+        match (&self.order, self.idle.first_mut()) {
+            (None, Some(worker)) => {
+                worker.work(&mut batch);
+                Some(batch)
+            }
+            _ => self.send(scope, batch),
+        }
+    }
+
+    /// Emits every batch in flight, in order; false if `emit` stopped.
+    fn drain<E>(&mut self, emit: &mut E) -> Result<bool, Failure>
+    where
+        E: FnMut(&mut Batch) -> io::Result<bool>,
+    {
+        let Some(order) = &mut self.order else { return Ok(true) };
+        while let Some(mut done) = order.take() {
+            if !emit(&mut done).map_err(Failure::Write)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The channels to the workers, and which worker holds each batch in
+/// flight, oldest first.
+struct Order {
+    to: Vec<mpsc::SyncSender<Batch>>,
+    from: Vec<mpsc::Receiver<Batch>>,
+    pending: VecDeque<usize>,
+    next: usize,
+}
+
+impl Order {
+    /// Starts a thread for each of `workers`.
+    fn start<'scope, W: Work + 'scope>(
+        scope: &'scope thread::Scope<'scope, '_>,
+        workers: Vec<W>,
+    ) -> Order {
+        let mut to = vec![];
+        let mut from = vec![];
         for mut worker in workers {
             let (send_work, take_work) =
                 mpsc::sync_channel::<Batch>(IN_FLIGHT);
@@ -174,58 +375,9 @@ where
             to.push(send_work);
             from.push(take_done);
         }
-        let mut order = Order { to, from, pending: VecDeque::new(), next: 0 };
-        let mut spare: Vec<Batch> = vec![];
-        let mut batch = Batch::default();
-        let read = loop {
-            match batch.lines.take(lines, batch_bytes) {
-                Ok(0) => match lines.next_line() {
-                    Ok(Some(line)) => batch.lines.push(line),
-                    Ok(None) => break Ok(()),
-                    Err(e) => break Err(Failure::Read(e)),
-                },
-                Ok(_) => {}
-                Err(e) => break Err(Failure::Read(e)),
-            }
-            if batch.lines.len() < batch_bytes {
-                continue;
-            }
-            let full =
-                std::mem::replace(&mut batch, spare.pop().unwrap_or_default());
-            if let Some(mut done) = order.send(full) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(());
-                }
-                done.clear();
-                spare.push(done);
-            }
-        };
-        if !batch.lines.is_empty() {
-            if let Some(mut done) = order.send(batch) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(());
-                }
-            }
-        }
-        while let Some(mut done) = order.take() {
-            if !emit(&mut done).map_err(Failure::Write)? {
-                return Ok(());
-            }
-        }
-        read
-    })
-}
+        Order { to, from, pending: VecDeque::new(), next: 0 }
+    }
 
-/// The channels to the workers, and which worker holds each batch in
-/// flight, oldest first.
-struct Order {
-    to: Vec<mpsc::SyncSender<Batch>>,
-    from: Vec<mpsc::Receiver<Batch>>,
-    pending: VecDeque<usize>,
-    next: usize,
-}
-
-impl Order {
     /// Sends `batch` to the next worker; first takes back the oldest batch
     /// if every worker's hands are full, and returns it.
     fn send(&mut self, batch: Batch) -> Option<Batch> {
@@ -291,7 +443,7 @@ mod tests {
         let mut lines = LineReader::with_capacity(7, input);
         let (mut out, mut diagnostics, mut selected) = (vec![], vec![], 0);
         let workers = (0..threads).map(|_| Upper).collect();
-        run(&mut lines, workers, batch_bytes, |b| {
+        run_lines(&mut lines, workers, batch_bytes, |b| {
             out.extend_from_slice(&b.out);
             diagnostics.append(&mut b.diagnostics);
             selected += b.selected;
@@ -325,7 +477,7 @@ mod tests {
         let mut lines = LineReader::new(input.as_bytes());
         let mut batches = 0;
         let workers = vec![Upper, Upper];
-        run(&mut lines, workers, 100, |_| {
+        run_lines(&mut lines, workers, 100, |_| {
             batches += 1;
             Ok(batches < 3)
         })
@@ -350,7 +502,7 @@ mod tests {
         let mut lines = LineReader::new(Failing(0, 3001));
         let mut out = vec![];
         let workers = vec![Upper, Upper, Upper];
-        let result = run(&mut lines, workers, 64, |b| {
+        let result = run_lines(&mut lines, workers, 64, |b| {
             out.extend_from_slice(&b.out);
             Ok(true)
         });
@@ -363,9 +515,177 @@ mod tests {
         let input = "a\n".repeat(10_000);
         let mut lines = LineReader::new(input.as_bytes());
         let workers = vec![Upper, Upper];
-        let result = run(&mut lines, workers, 100, |_| {
+        let result = run_lines(&mut lines, workers, 100, |_| {
             Err(io::Error::from(io::ErrorKind::BrokenPipe))
         });
         assert!(matches!(result, Err(Failure::Write(_))));
+    }
+
+    /// Numbers each line within its group (a group starts at a line
+    /// beginning with `[`); a batch cut short leaves out its last group.
+    /// Right only if batches start where groups do.
+    struct Groups;
+
+    impl Work for Groups {
+        fn work(&mut self, batch: &mut Batch) {
+            let mut lines = batch.lines.reader();
+            let (mut group, mut k) = (vec![], 0);
+            while let Some(line) = lines.next_line().unwrap() {
+                if line.content().first() == Some(&b'[') {
+                    batch.out.append(&mut group);
+                    k = 0;
+                }
+                k += 1;
+                group.extend_from_slice(format!("{k} ").as_bytes());
+                group.extend_from_slice(line.raw());
+            }
+            if !batch.cut_short {
+                batch.out.append(&mut group);
+            }
+        }
+    }
+
+    fn starts_group(line: &Line<'_>) -> bool {
+        line.content().first() == Some(&b'[')
+    }
+
+    /// Random lines, a tenth of them starting groups.
+    fn grouped(rng: &mut Rng, lines: usize) -> Vec<u8> {
+        let mut input = vec![];
+        for _ in 0..lines {
+            if rng.below(10) == 0 {
+                input.push(b'[');
+            }
+            input.extend(std::iter::repeat(b'x').take(rng.below(20)));
+            input
+                .extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][rng.below(3)]);
+        }
+        input
+    }
+
+    #[test]
+    fn batches_start_only_where_cut_allows() {
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let n = rng.below(400);
+            let input = grouped(&mut rng, n);
+            let mut want = Batch::default();
+            let mut lines = LineReader::new(&input[..]);
+            while let Some(line) = lines.next_line().unwrap() {
+                want.lines.push(line);
+            }
+            Groups.work(&mut want);
+            let threads = 1 + rng.below(3);
+            let batch_bytes = 1 + rng.below(100);
+            let mut lines = LineReader::with_capacity(7, &input[..]);
+            let mut out = vec![];
+            let workers = (0..threads).map(|_| Groups).collect();
+            let end =
+                run(&mut lines, workers, batch_bytes, starts_group, |b| {
+                    out.extend_from_slice(&b.out);
+                    Ok(true)
+                });
+            match end.unwrap() {
+                End::Done => assert!(out == want.out),
+                // Past MAX_UNCUT batch sizes with no group starting.
+                End::Uncut(rest) => {
+                    let mut batch = Batch { lines: rest, ..Batch::default() };
+                    assert!(batch.lines.len() > batch_bytes * MAX_UNCUT);
+                    let mut tail = lines.into_rest();
+                    tail.read_to_end(&mut batch.lines.bytes).unwrap();
+                    Groups.work(&mut batch);
+                    out.extend_from_slice(&batch.out);
+                    assert!(out == want.out);
+                }
+            }
+        }
+    }
+
+    /// With no line where a batch may end, reading stops once a batch
+    /// holds [`MAX_UNCUT`] batch sizes, after emitting every batch before;
+    /// the lines held and the rest of the input are all the caller needs.
+    #[test]
+    fn a_batch_with_no_cut_ends_the_parallel_reading() {
+        let mut input = b"[a\nb\n[c\n".to_vec();
+        let long = "y\n".repeat(5000);
+        input.extend_from_slice(long.as_bytes());
+        input.extend_from_slice(b"[z\nw\n");
+        let mut lines = LineReader::new(&input[..]);
+        let mut out = vec![];
+        let workers = vec![Groups, Groups];
+        let end = run(&mut lines, workers, 4, starts_group, |b| {
+            out.extend_from_slice(&b.out);
+            Ok(true)
+        });
+        let End::Uncut(rest) = end.unwrap() else { panic!("no cut") };
+        assert_eq!(out, b"1 [a\n2 b\n");
+        let mut rdr = rest.into_reader_then(lines.into_rest());
+        let (mut n, mut read) = (3, vec![]);
+        while let Some(line) = rdr.next_line().unwrap() {
+            assert_eq!(line.number(), n);
+            read.extend_from_slice(line.raw());
+            n += 1;
+        }
+        assert_eq!(n, 5006);
+        assert!(read == input[5..]);
+    }
+
+    /// A read error: the lines read before it are worked on, in a batch
+    /// marked cut short, and the error comes after.
+    #[test]
+    fn a_read_error_cuts_the_last_batch_short() {
+        /// `[g` and a line of `x`s, repeated, then an error.
+        struct Failing(Vec<u8>, usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.1 == self.0.len() {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = buf.len().min(self.0.len() - self.1).min(5);
+                buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        let input = "[g\nxxxx\n".repeat(100) + "[g\nxx";
+        for threads in [1, 2] {
+            let failing = Failing(input.as_bytes().to_vec(), 0);
+            let mut lines = LineReader::new(failing);
+            let mut out = vec![];
+            let mut short = vec![];
+            let workers = (0..threads).map(|_| Groups).collect();
+            let result = run(&mut lines, workers, 50, starts_group, |b| {
+                out.extend_from_slice(&b.out);
+                short.push(b.cut_short);
+                Ok(true)
+            });
+            assert!(matches!(result, Err(Failure::Read(_))));
+            // The last group (`[g`, whose next line was not read whole)
+            // is unfinished: left out, as a reader of one input would.
+            assert!(out == "1 [g\n2 xxxx\n".repeat(100).as_bytes());
+            assert_eq!(short.iter().filter(|&&s| s).count(), 1);
+            assert_eq!(short.last(), Some(&true));
+        }
+    }
+
+    /// An input of one batch is worked on by the calling thread.
+    #[test]
+    fn one_batch_starts_no_thread() {
+        struct Here(thread::ThreadId);
+        impl Work for Here {
+            fn work(&mut self, batch: &mut Batch) {
+                assert_eq!(thread::current().id(), self.0);
+                batch.selected = 1;
+            }
+        }
+        let mut lines = LineReader::new(&b"a\nb\n"[..]);
+        let here = || Here(thread::current().id());
+        let mut batches = 0;
+        run_lines(&mut lines, vec![here(), here()], 100, |b| {
+            batches += b.selected;
+            Ok(true)
+        })
+        .unwrap();
+        assert_eq!(batches, 1);
     }
 }

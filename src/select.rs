@@ -395,7 +395,7 @@ impl<W: Write> Grep<'_, W> {
                 mode: self.mode,
             })
             .collect();
-        par::run(lines, workers, par::BATCH_BYTES, |batch| {
+        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }

@@ -243,7 +243,7 @@ impl<'c, W: Write> Table<'c, W> {
                 name,
             })
             .collect();
-        par::run(lines, workers, par::BATCH_BYTES, |batch| {
+        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }
