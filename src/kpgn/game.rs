@@ -32,7 +32,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 
 use super::token::{self, Kind, Lexer, Sink, Token};
-use crate::lines::LineReader;
+use crate::lines::{Line, LineReader};
 use crate::msg::Diagnostic;
 
 /// One line of a game: where it and its line end lie in the game's bytes.
@@ -346,6 +346,52 @@ static NAME: [bool; 256] = {
     t
 };
 
+/// Where a game starts for certain, told from the lines just before it:
+/// for reading an input in parts (on several threads) that are each read
+/// as the whole input would be.
+///
+/// A line that parses as tag pairs starts a game if the nearest line
+/// before it that is not blank is movetext: not blank, not an escape line
+/// (`%` as its first byte), and its first byte that is not white space is
+/// not `[`. Why, from [`GameReader`]'s rules: such a line always puts the
+/// game it falls in into its movetext, whatever came before; blank lines
+/// end no game and change nothing; and a line of tag pairs that comes
+/// after movetext ends the game, after a termination marker or not, in an
+/// open comment or not. The game it starts is read from a fresh state, as
+/// a reader that starts at that line reads it.
+///
+/// Anything else (tag pairs after an escape line, or after a `[` line that
+/// is not tag pairs) may or may not start a game, and is not used.
+#[derive(Debug, Default)]
+pub struct Cuts {
+    /// The nearest line that was not blank was movetext.
+    after_movetext: bool,
+    /// The tag pairs parsed (not used, but parse_tags fills it).
+    scratch: Vec<Tag>,
+}
+
+impl Cuts {
+    /// Whether the line whose content is `line` certainly starts a game,
+    /// the lines given since the last `true` being the lines just before
+    /// it (as [`par::run`](crate::par::run) gives them).
+    pub fn starts_game(&mut self, line: &[u8]) -> bool {
+        let len = line.len();
+        let first = token::skip_space(line, 0, len);
+        if first == len {
+            return false;
+        }
+        let after_movetext = std::mem::take(&mut self.after_movetext);
+        if line[first] == b'[' {
+            let tags =
+                after_movetext && parse_tags(line, 0, 0, &mut self.scratch);
+            self.scratch.clear();
+            return tags;
+        }
+        self.after_movetext = line[0] != b'%';
+        false
+    }
+}
+
 /// How much of a game [`GameReader::speculate`] reads before it falls
 /// back to exact reading, so that memory stays flat on input without tag
 /// pairs.
@@ -372,13 +418,21 @@ pub struct GameReader<R> {
     /// The queue holds lines a speculative read took too many: they are
     /// read exactly, so that they are not read a third time.
     backlog: bool,
+    /// A read error that comes back once the games read before it are
+    /// read exactly (see [`next_line`]).
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> GameReader<R> {
     /// A reader of the games in `rdr`.
     pub fn new(rdr: R) -> GameReader<R> {
+        GameReader::from_lines(LineReader::new(rdr))
+    }
+
+    /// A reader of the games in the lines of `lines`, from the next on.
+    pub fn from_lines(lines: LineReader<R>) -> GameReader<R> {
         GameReader {
-            lines: LineReader::new(rdr),
+            lines,
             builder: Builder {
                 game: Game::default(),
                 lexer: Lexer::new(),
@@ -390,6 +444,7 @@ impl<R: Read> GameReader<R> {
             queue: VecDeque::new(),
             replay: Vec::new(),
             backlog: false,
+            failed: None,
         }
     }
 
@@ -469,7 +524,11 @@ impl<R: Read> GameReader<R> {
                     self.queue.push_front(p);
                 }
                 step
-            } else if let Some(line) = self.lines.next_line()? {
+            } else if let Some(line) = next_line(
+                &mut self.lines,
+                &mut self.failed,
+                self.builder.exact,
+            )? {
                 let len = line.content().len();
                 let step = self.builder.add(line.raw(), len, line.number());
                 if let Step::Boundary = step {
@@ -480,6 +539,9 @@ impl<R: Read> GameReader<R> {
                     self.queue.push_front(Pending { raw, len, number });
                 }
                 step
+            } else if self.failed.is_some() && !self.reread() {
+                // The game was open when the input failed: lost.
+                return Err(self.failed.take().expect("a read error"));
             } else {
                 return Ok(());
             };
@@ -526,6 +588,30 @@ impl<R: Read> GameReader<R> {
             });
         }
         rest < lines.len()
+    }
+}
+
+/// The next line of `lines`.
+///
+/// A read error while a game is read speculatively (not `exact`) is kept
+/// in `failed` and the input ends there for now, so that the games read
+/// before it are read exactly ([`GameReader::reread`]): it loses only the
+/// game that was open when it came, as in exact reading. It comes back
+/// when more lines are needed.
+fn next_line<'a, R: Read>(
+    lines: &'a mut LineReader<R>,
+    failed: &mut Option<io::Error>,
+    exact: bool,
+) -> io::Result<Option<Line<'a>>> {
+    if let Some(err) = failed.take() {
+        return Err(err);
+    }
+    match lines.next_line() {
+        Err(err) if !exact => {
+            *failed = Some(err);
+            Ok(None)
+        }
+        other => other,
     }
 }
 
@@ -661,5 +747,42 @@ mod tests {
         }
         assert_eq!(n, 20_000);
         assert!(rdr.builder.game.buf.capacity() < 1024);
+    }
+
+    /// A read error loses the game open when it came, and only that,
+    /// whether games are read exactly or speculatively first.
+    #[test]
+    fn a_read_error_loses_the_open_game_only() {
+        /// Gives `.0` a few bytes at a time, then fails.
+        struct Failing<'a>(&'a [u8]);
+        impl Read for Failing<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = buf.len().min(3).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let input = "[A \"1\"]\n1. e4 *\n\n%x\n{note}\n\n[B \"2\"]\n1. d4\n\
+                     [C \"3\"]\n1. c4 {a\n[x]\n} *\n%y\n\n[D \"4\"]\n*\n";
+        for fail in 0..input.len() {
+            let failing = || Failing(&input.as_bytes()[..fail]);
+            let (mut exact, mut speculated) = (vec![], vec![]);
+            let mut rdr = GameReader::new(failing());
+            while let Ok(Some(game)) = rdr.next_game() {
+                exact.push(game.bytes().to_vec());
+            }
+            let mut rdr = GameReader::new(failing());
+            while let Ok(Some(_)) = rdr.speculate() {
+                match rdr.frame() {
+                    Ok(Some(game)) => speculated.push(game.bytes().to_vec()),
+                    _ => break,
+                }
+            }
+            assert_eq!(speculated, exact, "failing after {fail} bytes");
+        }
     }
 }
