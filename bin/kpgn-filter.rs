@@ -29,7 +29,8 @@ Options:
       --plies N        Keep only the first N half-moves of each game;
                        Result becomes *
       --keep-comments  Keep the comments of the opponent's moves (their
-                       NAGs and glyphs still go)";
+                       NAGs and glyphs still go)
+  -j, --threads NUM    Threads for a large input [default: one per core]";
 
 /// The command line as given, before it is checked.
 #[derive(Debug, Default)]
@@ -37,19 +38,25 @@ struct Args {
     player: Option<Side>,
     plies: Option<u64>,
     keep_comments: bool,
+    threads: Option<String>,
     files: Vec<OsString>,
+}
+
+/// What to do: the filter, the threads, the inputs.
+struct Run {
+    config: Config,
+    threads: usize,
+    sources: Vec<Source>,
 }
 
 fn main() -> ExitCode {
     let help = format!("{USAGE}\n\n{COMMON_HELP}");
-    cli::main(TOOL, &help, parse, |(config, sources), msgs| {
-        kpgn::run(&config, sources, msgs)
+    cli::main(TOOL, &help, parse, |run, msgs| {
+        kpgn::run(&run.config, run.threads, run.sources, msgs)
     })
 }
 
-fn parse(
-    mut parser: lexopt::Parser,
-) -> Result<Command<(Config, Vec<Source>)>, lexopt::Error> {
+fn parse(mut parser: lexopt::Parser) -> Result<Command<Run>, lexopt::Error> {
     use lexopt::prelude::*;
     let mut common = Common::default();
     let mut args = Args::default();
@@ -68,6 +75,9 @@ fn parse(
             }
             Long("plies") => args.plies = Some(parser.value()?.parse()?),
             Long("keep-comments") => args.keep_comments = true,
+            Short('j') | Long("threads") => {
+                args.threads = Some(parser.value()?.string()?);
+            }
             Value(file) => args.files.push(file),
             _ => return Err(arg.unexpected()),
         }
@@ -80,7 +90,11 @@ fn parse(
         plies: args.plies,
         keep_comments: args.keep_comments,
     };
-    Ok(Command::Run((config, Source::from_args(args.files))))
+    Ok(Command::Run(Run {
+        config,
+        threads: cli::threads(args.threads.as_deref())?,
+        sources: Source::from_args(args.files),
+    }))
 }
 
 fn side(value: OsString) -> Result<Side, lexopt::Error> {

@@ -22,9 +22,11 @@ pub mod token;
 use std::io::{self, Write};
 
 use crate::cli::Outcome;
-use crate::input::{self, Source};
+use crate::input::{self, Failure, Source};
+use crate::lines::{Line, LineReader};
 use crate::msg::{Diagnostic, Messages, Report};
 use crate::output;
+use crate::par::{self, Batch, End, Work};
 
 pub use filter::Config;
 
@@ -55,7 +57,8 @@ impl Side {
     }
 }
 
-/// Filters every game of `sources`, in order, to stdout.
+/// Filters every game of `sources`, in order, to stdout, an input of
+/// more than one batch of lines on `threads` threads (see [`par`]).
 ///
 /// A game that cannot be filtered is reported and left out; text between
 /// games is copied. [`Outcome::NothingSelected`] when the inputs held no
@@ -68,6 +71,7 @@ impl Side {
 /// reported through `msgs` and skipped.
 pub fn run(
     config: &Config,
+    threads: usize,
     sources: Vec<Source>,
     msgs: &mut Messages,
 ) -> io::Result<Outcome> {
@@ -76,7 +80,9 @@ pub fn run(
     for source in sources {
         msgs.set_input(&source.name());
         match source.open() {
-            Ok(rdr) => any |= filter_reader(config, rdr, &mut wtr, msgs)?,
+            Ok(rdr) => {
+                any |= filter_input(config, threads, rdr, &mut wtr, msgs)?
+            }
             Err(err) => msgs.input_error(input::describe(&err)),
         }
     }
@@ -84,7 +90,8 @@ pub fn run(
     Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
 }
 
-/// Filters every game of one input to `wtr`; true if it held a game.
+/// Filters every game of one input to `wtr`, on one thread; true if it
+/// held a game.
 ///
 /// A game that cannot be filtered goes to `report` and is left out; text
 /// between games is copied. A read error ends the input and is reported
@@ -99,62 +106,222 @@ pub fn filter_reader(
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<bool> {
-    let mut games = game::GameReader::new(rdr);
-    // The output of many games, written once it fills a buffer's worth:
-    // one write (and no copy into the writer's buffer) per 64 KiB rather
-    // than one per game.
-    let mut out = Vec::new();
-    let mut any = false;
-    let fast = fast::applies(config);
-    loop {
-        if out.len() >= output::BUFFER_SIZE {
-            wtr.write_all(&out)?;
+    filter_input(config, 1, rdr, wtr, report)
+}
+
+/// [`filter_reader`] on `threads` threads. The output and the reports are
+/// the same whatever their number.
+///
+/// The reading thread cuts the input into batches only before a line that
+/// certainly starts a game ([`game::Cuts`]), so that each worker reads
+/// its games as one reader of the whole input would; in the rare input
+/// where no such line comes for long, the rest is read on this thread.
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn filter_input(
+    config: &Config,
+    threads: usize,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<bool> {
+    filter_batches(config, threads, par::BATCH_BYTES, rdr, wtr, report)
+}
+
+/// [`filter_input`] with batches of `batch_bytes`.
+fn filter_batches(
+    config: &Config,
+    threads: usize,
+    batch_bytes: usize,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<bool> {
+    let mut filtering = Filtering::new(config);
+    let lines = LineReader::new(rdr);
+    let result = if threads > 1 {
+        filtering.parallel(threads, batch_bytes, lines, wtr, report)
+    } else {
+        let mut games = game::GameReader::from_lines(lines);
+        filtering.games(&mut games, &mut Vec::new(), Some(wtr), report, true)
+    };
+    match result {
+        Ok(()) => {}
+        Err(Failure::Read(err)) => {
+            report.report(Diagnostic::error(0, input::describe(&err)));
+        }
+        Err(Failure::Write(err)) => return Err(err),
+    }
+    Ok(filtering.any)
+}
+
+/// Filtering the games of one input.
+struct Filtering<'c> {
+    config: &'c Config,
+    /// Whether games of the usual shape take the shortcut ([`fast`]).
+    fast: bool,
+    /// Whether the input held a game.
+    any: bool,
+}
+
+/// A game read and filtered: whether it was a game, and what was wrong
+/// with it (it then left no output).
+type Filtered = (bool, Option<Diagnostic>);
+
+impl<'c> Filtering<'c> {
+    fn new(config: &'c Config) -> Filtering<'c> {
+        Filtering { config, fast: fast::applies(config), any: false }
+    }
+
+    /// Filters the games of `games` to the end of `out`, which goes to
+    /// `wtr` a buffer's worth at a time if there is one (one write, and
+    /// no copy into the writer's buffer, per 64 KiB rather than per
+    /// game); with none, all of it stays in `out`.
+    ///
+    /// With `last` false the input was cut short after the lines given:
+    /// the last game, which a reader of the whole input would have lost,
+    /// is left out (from `out`, which must then have no writer).
+    fn games<R: io::Read>(
+        &mut self,
+        games: &mut game::GameReader<R>,
+        out: &mut Vec<u8>,
+        mut wtr: Option<&mut dyn Write>,
+        report: &mut dyn Report,
+        last: bool,
+    ) -> Result<(), Failure> {
+        debug_assert!(last || wtr.is_none());
+        // The last game read waits for the next: where its output starts,
+        // and what it was.
+        let mut held: Option<(usize, Filtered)> = None;
+        let read = loop {
+            if let Some(wtr) = wtr.as_mut() {
+                if out.len() >= output::BUFFER_SIZE {
+                    wtr.write_all(out).map_err(Failure::Write)?;
+                    out.clear();
+                }
+            }
+            let mark = out.len();
+            match self.next(games, out) {
+                Ok(Some(game)) => {
+                    if let Some((_, game)) = held.replace((mark, game)) {
+                        self.keep(game, report);
+                    }
+                }
+                Ok(None) => break Ok(()),
+                Err(err) => break Err(Failure::Read(err)),
+            }
+        };
+        match held {
+            Some((mark, _)) if !last && read.is_ok() => out.truncate(mark),
+            Some((_, game)) => self.keep(game, report),
+            None => {}
+        }
+        if let Some(wtr) = wtr {
+            wtr.write_all(out).map_err(Failure::Write)?;
             out.clear();
         }
-        let read = if fast {
-            match games.speculate() {
-                Ok(Some(game)) => {
-                    if fast::filter(game, config, &mut out) {
-                        any = true;
-                        continue;
-                    }
-                    games.frame()
+        read
+    }
+
+    /// Counts a game read and reports what was wrong with it.
+    fn keep(&mut self, (is_game, error): Filtered, report: &mut dyn Report) {
+        self.any |= is_game;
+        if let Some(error) = error {
+            report.report(error);
+        }
+    }
+
+    /// Reads the next game and writes it filtered to the end of `out`;
+    /// `None` at the end of the input.
+    fn next<R: io::Read>(
+        &self,
+        games: &mut game::GameReader<R>,
+        out: &mut Vec<u8>,
+    ) -> io::Result<Option<Filtered>> {
+        let read = if self.fast {
+            match games.speculate()? {
+                Some(game) if fast::filter(game, self.config, out) => {
+                    return Ok(Some((true, None)));
                 }
-                other => other,
+                Some(_) => games.frame()?,
+                None => None,
             }
         } else {
-            games.next_game()
+            games.next_game()?
         };
-        let game = match read {
-            Ok(Some(game)) => game,
-            Ok(None) => break,
-            Err(err) => {
-                report.report(Diagnostic::error(0, input::describe(&err)));
-                break;
-            }
-        };
+        let Some(game) = read else { return Ok(None) };
         if let Some(error) = game.error() {
-            any |= game.is_game();
-            report.report(error.clone());
-        } else if !game.is_game() {
+            return Ok(Some((game.is_game(), Some(error.clone()))));
+        }
+        if !game.is_game() {
             out.extend_from_slice(game.bytes());
-        } else {
-            any = true;
-            // A game that cannot be filtered leaves no output.
-            let mark = out.len();
-            if let Err(error) = filter::filter(game, config, &mut out) {
+            return Ok(Some((false, None)));
+        }
+        // A game that cannot be filtered leaves no output.
+        let mark = out.len();
+        match filter::filter(game, self.config, out) {
+            Ok(()) => Ok(Some((true, None))),
+            Err(error) => {
                 out.truncate(mark);
-                report.report(error);
+                Ok(Some((true, Some(error))))
             }
         }
     }
-    wtr.write_all(&out)?;
-    Ok(any)
+
+    /// Filters the lines of `lines` on `threads` worker threads, then, if
+    /// the input could not be cut into batches, the rest on this one.
+    fn parallel<R: io::Read>(
+        &mut self,
+        threads: usize,
+        batch_bytes: usize,
+        mut lines: LineReader<R>,
+        wtr: &mut dyn Write,
+        report: &mut dyn Report,
+    ) -> Result<(), Failure> {
+        let workers =
+            (0..threads).map(|_| Worker { config: self.config }).collect();
+        let mut cuts = game::Cuts::default();
+        let cut = |line: &Line<'_>| cuts.starts_game(line.content());
+        let end = par::run(&mut lines, workers, batch_bytes, cut, |b| {
+            for d in b.diagnostics.drain(..) {
+                report.report(d);
+            }
+            self.any |= b.selected > 0;
+            wtr.write_all(&b.out)?;
+            Ok(true)
+        })?;
+        if let End::Uncut(held) = end {
+            let rest = held.into_reader_then(lines.into_rest());
+            let mut games = game::GameReader::from_lines(rest);
+            self.games(&mut games, &mut Vec::new(), Some(wtr), report, true)?;
+        }
+        Ok(())
+    }
+}
+
+/// A worker thread's part: filters the games of a batch.
+struct Worker<'c> {
+    config: &'c Config,
+}
+
+impl Work for Worker<'_> {
+    fn work(&mut self, batch: &mut Batch) {
+        let mut filtering = Filtering::new(self.config);
+        let mut games = game::GameReader::from_lines(batch.lines.reader());
+        let (out, report) = (&mut batch.out, &mut batch.diagnostics);
+        let last = !batch.cut_short;
+        // Reading from memory cannot fail, and there is no writer.
+        let _ = filtering.games(&mut games, out, None, report, last);
+        batch.selected = u64::from(filtering.any);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
 
     /// The output is written a buffer's worth at a time: across those
     /// writes, a game that cannot be filtered (here after part of it was
@@ -210,6 +377,145 @@ mod tests {
             };
             assert_eq!(lines(&errors), lines(&want_errors));
             assert!(!errors.is_empty());
+        }
+    }
+
+    /// Pieces of Kriegspiel PGN that make every way a game can start and
+    /// end: blank lines or none between games, games without a marker,
+    /// escape lines, `[` lines in comments (tag pairs or not), comments
+    /// across lines, text between games, broken games, games filtered
+    /// already, indented tag pairs, every line end.
+    const PIECES: [&str; 16] = [
+        "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) hm} 2. d4 *\n\n",
+        "[Event \"b\"]\n1. d4 {(:)} d5 {(:c5)}\n",
+        "[Event \"c\"]\r\n\r\n1. c4 {(:)} c5 {(:) a\r\nlong note} 1-0\r\n",
+        "%escape\n",
+        "[Event \"d\"]\n1. e4 {a comment\n[x] is no tag\n} e5 *\n",
+        "[Event \"e\"]\n1. e4 {unclosed\n",
+        "{between games}\n\n",
+        "[Event \"f\n1. e4 *\n\n",
+        "[Filtered \"black\"]\n1. ?? {(:0)} e5 {(:)} *\n\n",
+        "\u{a0} [Event \"g\"]\u{85}1. Nf3 {(:)} Nf6 {(:)} *\u{85}\u{85}",
+        "[Event \"h\"]\u{2028}1. e4 (1. d4 d5) e5 ; line\u{2028}2. f4 0-1\u{2028}",
+        "[Event \"i\"]\r1. g3 {(:)} g6 {(:) \r[Event \"j\"]\r} *\r\r",
+        "\n",
+        "[Event \"k\"]\n\n1. e4 {(:)} e5 {(Xe4:d5)} 2. d4 1/2-1/2 {after\nthe end}\n",
+        "[Event \"l\"]\n1. e4 {(:)}\n%escape in movetext\ne5 {(:)} *\n\n",
+        "[Event \"m\"] [Round \"2\"]\n1. h4 {(:)} h5 {(:,}\n*\n",
+    ];
+
+    fn pieces(rng: &mut Rng, n: usize) -> Vec<u8> {
+        let mut input = vec![];
+        for _ in 0..n {
+            input
+                .extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
+        }
+        input
+    }
+
+    /// What `filter_batches` writes and reports, and whether a game was
+    /// read.
+    fn filtered(
+        config: &Config,
+        threads: usize,
+        batch_bytes: usize,
+        rdr: impl io::Read,
+    ) -> (Vec<u8>, Vec<Diagnostic>, bool) {
+        let (mut out, mut report) = (vec![], vec![]);
+        let any = filter_batches(
+            config,
+            threads,
+            batch_bytes,
+            rdr,
+            &mut out,
+            &mut report,
+        )
+        .unwrap();
+        (out, report, any)
+    }
+
+    fn configs() -> [Config; 3] {
+        [
+            Config { player: Side::White, plies: None, keep_comments: false },
+            Config { player: Side::Black, plies: None, keep_comments: false },
+            Config {
+                player: Side::White,
+                plies: Some(2),
+                keep_comments: true,
+            },
+        ]
+    }
+
+    /// Batches are cut only where a game certainly starts: any number of
+    /// threads, with any batch size, writes and reports what one thread
+    /// does.
+    #[test]
+    fn threads_give_what_one_thread_gives() {
+        let mut rng = Rng::new(17);
+        for round in 0..150 {
+            let n = rng.below(120);
+            let input = pieces(&mut rng, n);
+            let config = &configs()[round % 3];
+            let want = filtered(config, 1, par::BATCH_BYTES, &input[..]);
+            let threads = 2 + rng.below(3);
+            let batch_bytes = 1 + rng.below(400);
+            let got = filtered(config, threads, batch_bytes, &input[..]);
+            assert!(
+                got == want,
+                "{threads} threads, batches of {batch_bytes}"
+            );
+        }
+    }
+
+    /// Games behind escape lines are never certain starts: past
+    /// `MAX_UNCUT` batch sizes, the rest of the input is read on the
+    /// calling thread, with the same result.
+    #[test]
+    fn an_input_that_cannot_be_cut_is_read_on_one_thread() {
+        let game = "%escape\n[Event \"e\"]\n1. e4 {(:)} e5 {(Xe4:d5)} *\n\n";
+        let input = format!("{}{}", PIECES[0].repeat(40), game.repeat(400));
+        for config in &configs() {
+            let want = filtered(config, 1, par::BATCH_BYTES, input.as_bytes());
+            let got = filtered(config, 2, 64, input.as_bytes());
+            assert!(got == want);
+            assert!(input.len() > 64 * par::MAX_UNCUT * 4);
+        }
+    }
+
+    /// A read error: what is written and reported before it is the same
+    /// on any number of threads (the game being read when it came is
+    /// lost), and the error comes last.
+    #[test]
+    fn a_read_error_loses_the_same_game_on_any_threads() {
+        /// Gives `data` up to `fail`, a few bytes a read, then fails.
+        struct Failing<'a>(&'a [u8], usize);
+        impl io::Read for Failing<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.1 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = buf.len().min(self.1).min(7).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                self.1 -= n;
+                Ok(n)
+            }
+        }
+        let mut rng = Rng::new(23);
+        for round in 0..150 {
+            let input = pieces(&mut rng, 60);
+            let fail = rng.below(input.len());
+            let config = &configs()[round % 3];
+            let rdr = Failing(&input, fail);
+            let want = filtered(config, 1, par::BATCH_BYTES, rdr);
+            assert_eq!(want.1.last().map(|d| d.line), Some(0));
+            let batch_bytes = 1 + rng.below(300);
+            let got = filtered(config, 2, batch_bytes, Failing(&input, fail));
+            assert_eq!(
+                (String::from_utf8_lossy(&got.0), &got.1, got.2),
+                (String::from_utf8_lossy(&want.0), &want.1, want.2),
+                "fail at {fail}, batches of {batch_bytes}"
+            );
         }
     }
 }
