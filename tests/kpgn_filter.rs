@@ -195,7 +195,8 @@ fn no_game_exits_1() {
 fn help_version_and_usage_errors() {
     let dir = Dir::new("kpgn-usage");
     let help = dir.command(TOOL).arg("--help").stdout();
-    for option in ["--player", "-w", "-b", "--plies", "--keep-comments"] {
+    let options = ["--player", "-w", "-b", "--plies", "--keep-comments", "-j"];
+    for option in options {
         assert!(help.contains(option), "{option}");
     }
     let version = dir.command(TOOL).arg("-V").stdout();
@@ -210,6 +211,44 @@ fn help_version_and_usage_errors() {
     dir.command(TOOL).run().code(2).says("missing --player");
     dir.command(TOOL).args(["--player", "red"]).run().code(2).says("--player");
     dir.command(TOOL).args(["-w", "--plies", "x"]).run().code(2).says("x");
+}
+
+/// An input of many batches, with broken games among good ones, filtered
+/// on one thread and on several: the same bytes out, the same messages in
+/// the same order, the same exit status.
+#[test]
+fn threads_give_what_one_thread_gives() {
+    let mut rng = Rng::new(31);
+    let (games, _) = generate(&mut rng, 1500);
+    let broken = "[Event \"bad\"]\n1. e4 {(:)} e5 {oops\n\n";
+    let mut input = String::new();
+    for (k, game) in games.split("[Event \"Gen").enumerate() {
+        if k > 0 {
+            input += "[Event \"Gen";
+        }
+        input += game;
+        if k % 300 == 150 {
+            input += broken;
+        }
+    }
+    assert!(input.len() > 4 * 256 * 1024, "{} bytes", input.len());
+    let dir = Dir::new("kpgn-threads");
+    dir.create("in.pgn", &input);
+    for flag in ["-w", "-b"] {
+        let run = |threads: &str| {
+            let args = [flag, "-j", threads, "in.pgn"];
+            dir.command(TOOL).args(args).run().code(2)
+        };
+        let one = run("1");
+        let err = one.err();
+        assert_eq!(err.matches("unterminated comment").count(), 5, "{err}");
+        for threads in ["2", "3"] {
+            let many = run(threads);
+            assert!(many.stdout == one.stdout, "{flag} -j {threads}");
+            assert_eq!(many.err(), one.err());
+        }
+    }
+    dir.command(TOOL).args(["-w", "-j", "0"]).run().code(2).says("threads");
 }
 
 #[test]

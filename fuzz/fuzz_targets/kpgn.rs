@@ -1,9 +1,10 @@
 //! The Kriegspiel filter on arbitrary bytes, for both players.
 //!
-//! The first byte chooses the options (`--keep-comments`, `--plies`); the
-//! rest is the input. When nothing is reported about an input, filtering
-//! its output again for the same player must give back the same bytes,
-//! again without a message.
+//! The first byte chooses the options (`--keep-comments`, `--plies`) and
+//! a batch size; the rest is the input. On two threads, in batches of
+//! that size, the output and the messages are those of one thread. When
+//! nothing is reported about an input, filtering its output again for the
+//! same player must give back the same bytes, again without a message.
 
 #![no_main]
 
@@ -20,6 +21,19 @@ fuzz_target!(|data: &[u8]| {
             keep_comments: opts & 2 != 0,
         };
         let (once, report) = filter(&config, input);
+        let batch_bytes = 1 + usize::from(opts >> 4) * 16;
+        let (mut threaded, mut messages) = (vec![], vec![]);
+        kpgn::filter_batches(
+            &config,
+            2,
+            batch_bytes,
+            input,
+            &mut threaded,
+            &mut messages,
+        )
+        .expect("writing to a Vec never fails");
+        assert_eq!(messages, report, "threads: other messages");
+        assert!(threaded == once, "threads: other output");
         if !report.is_empty() {
             continue;
         }

@@ -130,8 +130,13 @@ pub fn filter_input(
     filter_batches(config, threads, par::BATCH_BYTES, rdr, wtr, report)
 }
 
-/// [`filter_input`] with batches of `batch_bytes`.
-fn filter_batches(
+/// [`filter_input`] with batches of `batch_bytes` ([`par::BATCH_BYTES`]
+/// there): small batches put the cuts between batches to the test.
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn filter_batches(
     config: &Config,
     threads: usize,
     batch_bytes: usize,
