@@ -6,7 +6,8 @@
 #
 # Generates bench/data/kpgn-SIZE.pgn with bench/gen_kpgn.py (once; the
 # generator is deterministic), builds kpgn-filter in release mode, then
-# times `kpgn-filter -w FILE > /dev/null` against
+# times `kpgn-filter -w FILE > /dev/null` (one worker thread per core,
+# and with -j1 on one thread) against
 # `pgn-extract -s -o /dev/null FILE` (pgn-extract parses and replays
 # every game, which is the work a user would otherwise pay for), with
 # hyperfine when it is installed, and measures the peak memory of each
@@ -52,13 +53,16 @@ cat "$data" > /dev/null
 if command -v hyperfine > /dev/null; then
     hyperfine --warmup 1 --runs 5 --export-json bench/data/kpgn.json \
         -n kpgn-filter "$kpgn -w $data > /dev/null" \
+        -n "kpgn-filter -j1" "$kpgn -j1 -w $data > /dev/null" \
         -n pgn-extract "$pgnx -s -o /dev/null $data"
     python3 - "$bytes" bench/data/kpgn.json <<'PY'
 import json, sys
 size = int(sys.argv[1]) / 1e6
 runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[2]))["results"]}
 k, p = runs["kpgn-filter"], runs["pgn-extract"]
+k1 = runs["kpgn-filter -j1"]
 print(f"kpgn-filter: {k:.3f} s, {size / k:.0f} MB/s")
+print(f"kpgn-filter -j1: {k1:.3f} s, {size / k1:.0f} MB/s")
 print(f"pgn-extract: {p:.3f} s, {size / p:.0f} MB/s")
 print(f"kpgn-filter is {p / k:.1f} times as fast as pgn-extract")
 PY
@@ -69,7 +73,7 @@ else
     done
 fi
 
-for cmd in "$kpgn -w $data" "$pgnx -s -o /dev/null $data"; do
+for cmd in "$kpgn -w $data" "$kpgn -j1 -w $data" "$pgnx -s -o /dev/null $data"; do
     rss=$(/usr/bin/time -v $cmd 2>&1 > /dev/null |
         sed -n 's/.*Maximum resident set size (kbytes): //p')
     echo "peak RSS: $rss KiB: $cmd"
