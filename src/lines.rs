@@ -542,6 +542,28 @@ impl<R: Read> LineReader<R> {
     }
 }
 
+impl LineReader<io::Empty> {
+    /// A reader of the lines in `bytes`, which hold whole lines (a batch
+    /// of lines read before, say), read where they are: no copy. As
+    /// [`LineReader::continuing`], no BOM is looked for and the first
+    /// line is numbered `first`. [`LineReader::into_buffer`] gives the
+    /// bytes back.
+    pub fn in_place(bytes: Vec<u8>, first: u64) -> LineReader<io::Empty> {
+        let mut lines = LineReader::with_capacity(0, io::empty());
+        lines.end = bytes.len();
+        lines.buf = bytes;
+        lines.eof = true;
+        lines.started = true;
+        lines.number = first.saturating_sub(1);
+        lines
+    }
+
+    /// The buffer of [`LineReader::in_place`], to be used again.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
 /// What a [`LineReader`] had not yet lent, and the reader it read from
 /// ([`LineReader::into_rest`]).
 #[derive(Debug)]
@@ -971,6 +993,30 @@ mod tests {
             lines.into_rest().read_to_end(&mut rest).unwrap();
             // No line asked for: a BOM is still there to be read.
             assert_eq!(rest, &input[lent..]);
+        }
+    }
+
+    /// Lines read in place are those a reader of the same bytes lends,
+    /// and the buffer comes back whole.
+    #[test]
+    fn lines_read_in_place_are_the_lines_read() {
+        let mut rng = Rng::new(13);
+        for _ in 0..500 {
+            let len = rng.below(200);
+            let input = awkward(&mut rng, len);
+            let first = 1 + rng.below(1000) as u64;
+            let mut want = vec![];
+            let mut rdr = LineReader::continuing(&input[..], first);
+            while let Some(line) = rdr.next_line().unwrap() {
+                want.push((line.raw().to_vec(), line.end(), line.number()));
+            }
+            let mut got = vec![];
+            let mut rdr = LineReader::in_place(input.clone(), first);
+            while let Some(line) = rdr.next_line().unwrap() {
+                got.push((line.raw().to_vec(), line.end(), line.number()));
+            }
+            assert_eq!(got, want);
+            assert_eq!(rdr.into_buffer(), input);
         }
     }
 }

@@ -98,6 +98,18 @@ impl Lines {
         lines.take_lines(&mut self.bytes, want)
     }
 
+    /// Lends each line in turn, numbered as in its input, read where it
+    /// is ([`LineReader::in_place`]): the bytes are not copied again.
+    pub fn each(&mut self, mut each: impl FnMut(Line<'_>)) {
+        let bytes = std::mem::take(&mut self.bytes);
+        let mut lines = LineReader::in_place(bytes, self.first);
+        // Reading from memory cannot fail.
+        while let Ok(Some(line)) = lines.next_line() {
+            each(line);
+        }
+        self.bytes = lines.into_buffer();
+    }
+
     /// A reader of the lines, numbered as in their input.
     pub fn reader(&self) -> LineReader<&[u8]> {
         LineReader::continuing(&self.bytes[..], self.first)
@@ -411,8 +423,7 @@ mod tests {
 
     impl Work for Upper {
         fn work(&mut self, batch: &mut Batch) {
-            let mut lines = batch.lines.reader();
-            while let Some(line) = lines.next_line().unwrap() {
+            batch.lines.each(|line| {
                 let upper = line.raw().iter().map(u8::to_ascii_uppercase);
                 batch.out.extend(upper);
                 batch.selected += u64::from(line.content().contains(&b'x'));
@@ -420,7 +431,7 @@ mod tests {
                     let d = Diagnostic::warning(line.number(), "!");
                     batch.diagnostics.push(d);
                 }
-            }
+            });
         }
     }
 

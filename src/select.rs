@@ -439,9 +439,7 @@ struct Selecting {
 
 impl Work for Selecting {
     fn work(&mut self, batch: &mut Batch) {
-        let mut lines = batch.lines.reader();
-        // Reading from memory cannot fail.
-        while let Ok(Some(line)) = lines.next_line() {
+        batch.lines.each(|line| {
             let item = self.parser.line(line, &mut batch.diagnostics);
             if let Some(Item::Record(rec)) = item {
                 if self.selector.selects(&rec) {
@@ -451,7 +449,7 @@ impl Work for Selecting {
                     }
                 }
             }
-        }
+        });
     }
 }
 

@@ -308,15 +308,13 @@ struct Rows<'c> {
 
 impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        let mut lines = batch.lines.reader();
-        // Reading from memory cannot fail.
-        while let Ok(Some(line)) = lines.next_line() {
+        batch.lines.each(|line| {
             let item = self.parser.line(line, &mut batch.diagnostics);
             if let Some(Item::Record(rec)) = item {
                 // Writing into a Vec cannot fail.
                 let _ = self.table.row(self.name, &rec);
             }
-        }
+        });
         self.table.wtr.swap_rows(&mut batch.out);
     }
 }
