@@ -45,13 +45,18 @@ fuzz_target!(|data: &[u8]| {
         let first = lines.number() + 1;
         let taken = lines.take_lines(&mut bulk, size).expect("no fail");
         if taken > 0 {
-            let mut again = LineReader::continuing(&bulk[..], first);
-            while let Some(line) = again.next_line().expect("no fail") {
-                assert!(matches!(
-                    line.end(),
-                    LineEnd::Lf | LineEnd::CrLf | LineEnd::Cr
-                ));
-                got.push((line.content().to_vec(), line.end(), line.number()));
+            // Read back as the threads do: in place (PBI) or copied
+            // through a reader of the bytes (Kriegspiel PGN).
+            if seed & 1 == 0 {
+                let copy = bulk.clone();
+                let mut again = LineReader::in_place(bulk, first);
+                read_back(&mut again, &mut got);
+                assert_eq!(again.into_buffer(), copy);
+            } else {
+                read_back(
+                    &mut LineReader::continuing(&bulk[..], first),
+                    &mut got,
+                );
             }
             assert_eq!(lines.number(), first + taken - 1);
             continue;
@@ -69,6 +74,21 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(*number, k as u64 + 1);
     }
 });
+
+/// Every line of `again`, which were taken in bulk: they end with LF, CR
+/// LF or CR.
+fn read_back<R: Read>(
+    again: &mut LineReader<R>,
+    got: &mut Vec<(Vec<u8>, LineEnd, u64)>,
+) {
+    while let Some(line) = again.next_line().expect("no fail") {
+        assert!(matches!(
+            line.end(),
+            LineEnd::Lf | LineEnd::CrLf | LineEnd::Cr
+        ));
+        got.push((line.content().to_vec(), line.end(), line.number()));
+    }
+}
 
 /// 1 to 64 for most bytes, so that lines straddle refills; a few larger
 /// sizes up to the default.
