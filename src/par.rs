@@ -110,6 +110,20 @@ impl Lines {
         self.bytes = lines.into_buffer();
     }
 
+    /// As [`Lines::each`], with the offset of each line in
+    /// [`Lines::bytes`].
+    pub fn each_at(&mut self, mut each: impl FnMut(usize, Line<'_>)) {
+        // An address only: the buffer moves into the reader, its bytes
+        // stay where they are.
+        let base = self.bytes.as_ptr() as usize;
+        self.each(|line| each(line.raw().as_ptr() as usize - base, line));
+    }
+
+    /// The lines as read, line ends included.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// A reader of the lines, numbered as in their input.
     pub fn reader(&self) -> LineReader<&[u8]> {
         LineReader::continuing(&self.bytes[..], self.first)

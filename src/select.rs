@@ -6,6 +6,13 @@
 //! with `-v`, when not. Regexes match the decoded text of a field; a field
 //! without `\` is matched where it stands, with no copy.
 //!
+//! A line that cannot be selected is not read in full, as ripgrep does
+//! not look at a line with no hit: when a test is one plain string, the
+//! workers search each batch for it (and for `\`) at once, and a line
+//! where it does not occur, not even decoded, is only counted for its 9
+//! fields, so that every error is still reported (not with `--strict`
+//! or `-v`, which read every line).
+//!
 //! [`run`] writes the selected records as a PBI file: a BOM, the marker
 //! and comment lines of the first PBI input as read, then each selected
 //! data line byte for byte with its own line end.
@@ -19,7 +26,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 use crate::board::{Color, Kind};
 use crate::input::{self, Failure, Source};
-use crate::lines::{LineEnd, LineReader, BOM};
+use crate::lines::{Line, LineEnd, LineReader, BOM};
 use crate::msg::{Messages, Report};
 use crate::par::{self, Batch, Work};
 use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
@@ -151,6 +158,20 @@ impl Pattern {
     fn rules_out(&self, hay: &[u8]) -> bool {
         self.literal.as_ref().is_some_and(|f| f.find(hay).is_none())
     }
+
+    /// [`Pattern::rules_out`] for the decoded `raw`, which `raw` already
+    /// is when it holds no `\`. Escapes never cross a `:`, `;` or `|`, so
+    /// each text of a field, decoded, is a part of the decoded field.
+    fn rules_out_decoded(&self, raw: &[u8]) -> bool {
+        memchr::memchr(b'\\', raw).is_none()
+            || self.rules_out(&pbi::escape::decode(raw))
+    }
+
+    /// Whether the patterns are one plain string, searched for with
+    /// `memmem`, so that [`Pattern::rules_out`] can rule texts out.
+    fn is_plain(&self) -> bool {
+        self.literal.is_some()
+    }
 }
 
 /// Men on the board, kings included: `7`, `..7`, `8..12`, `13..`.
@@ -197,6 +218,61 @@ impl Selector {
     /// Whether `rec` is selected.
     pub fn selects(&self, rec: &Record<'_>) -> bool {
         self.passes(rec) != self.invert
+    }
+
+    /// Whether some test is a plain string that every selected line must
+    /// hold: then [`Selector::passes_over`] can pass over lines unread.
+    pub fn can_pass_over(&self) -> bool {
+        !self.invert
+            && (self.any.as_ref().is_some_and(Pattern::is_plain)
+                || self.fields.iter().any(|(_, p)| p.is_plain()))
+    }
+
+    /// The plain string that every selected line holds, when no line end
+    /// can stand inside it (it holds no LF, CR, or last byte of U+0085 or
+    /// U+2028): then each occurrence in a batch of lines lies within one
+    /// line, and one search of the whole batch finds the lines that hold
+    /// it.
+    fn prefilter(&self) -> Option<&memmem::Finder<'static>> {
+        if self.invert {
+            return None;
+        }
+        self.any
+            .iter()
+            .chain(self.fields.iter().map(|(_, p)| p))
+            .filter_map(|p| p.literal.as_ref())
+            .find(|f| {
+                !f.needle()
+                    .iter()
+                    .any(|b| matches!(b, b'\n' | b'\r' | 0x85 | 0xa8))
+            })
+    }
+
+    /// Whether the data line `content` cannot be selected, told without
+    /// reading its fields: it holds no escape, and it does not hold the
+    /// plain string of the general pattern or of a field option (each
+    /// field, and so each text, is a part of the line as written).
+    ///
+    /// This is what makes a search for a name as fast as a search of the
+    /// bytes: most lines are ruled out by one `memmem` search, as
+    /// ripgrep rules out a buffer. Always false with `-v`.
+    pub fn passes_over(&self, content: &[u8]) -> bool {
+        if self.invert {
+            return false;
+        }
+        self.any.as_ref().is_some_and(|p| {
+            // The position is searched as written, the rest decoded.
+            p.rules_out(content) && p.rules_out_decoded(content)
+        }) || self.fields.iter().any(|(target, p)| {
+            p.is_plain()
+                && target.fields().iter().all(|&f| {
+                    pbi::field_of(content, f).map_or(true, |raw| {
+                        p.rules_out(raw)
+                            && (f == Field::Position
+                                || p.rules_out_decoded(raw))
+                    })
+                })
+        })
     }
 
     fn passes(&self, rec: &Record<'_>) -> bool {
@@ -349,9 +425,16 @@ impl<W: Write> Grep<'_, W> {
         // Data lines read on this thread: past one batch, the rest goes
         // to the workers.
         let mut data = 0;
+        let pass_over = self.selector.can_pass_over();
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            let write = match parser.line(line, msgs) {
+            let item =
+                if pass_over && passes_over(self.selector, &parser, line) {
+                    None
+                } else {
+                    parser.line(line, msgs)
+                };
+            let write = match item {
                 Some(Item::Marker(line)) if first => {
                     self.header = true;
                     self.marker(line.raw(), line.end())
@@ -393,6 +476,7 @@ impl<W: Write> Grep<'_, W> {
                 selector: self.selector.clone(),
                 parser: parser.clone(),
                 mode: self.mode,
+                hits: Hits::default(),
             })
             .collect();
         par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
@@ -429,17 +513,81 @@ impl<W: Write> Grep<'_, W> {
     }
 }
 
+/// Where the prefilter's string and `\` occur in a batch of lines, each
+/// found by one search of the whole batch, as ripgrep searches a buffer:
+/// a line that holds neither cannot be selected.
+#[derive(Debug, Default)]
+struct Hits {
+    /// Offsets of the string, in order.
+    strings: Vec<usize>,
+    /// Offsets of `\`, in order.
+    escapes: Vec<usize>,
+    /// The string's length.
+    len: usize,
+    /// The first string and `\` not before the last line asked about.
+    next: (usize, usize),
+}
+
+impl Hits {
+    /// Finds the string of `finder` and `\` in `bytes`.
+    fn find(&mut self, finder: &memmem::Finder<'_>, bytes: &[u8]) {
+        self.strings.clear();
+        self.strings.extend(finder.find_iter(bytes));
+        self.escapes.clear();
+        self.escapes.extend(memchr::memchr_iter(b'\\', bytes));
+        self.len = finder.needle().len();
+        self.next = (0, 0);
+    }
+
+    /// Whether the bytes `start..end` hold the string or a `\`; asked of
+    /// lines in order.
+    fn in_line(&mut self, start: usize, end: usize) -> bool {
+        let (s, e) = &mut self.next;
+        while self.strings.get(*s).is_some_and(|&at| at < start) {
+            *s += 1;
+        }
+        while self.escapes.get(*e).is_some_and(|&at| at < start) {
+            *e += 1;
+        }
+        self.strings.get(*s).is_some_and(|&at| at + self.len <= end)
+            || self.escapes.get(*e).is_some_and(|&at| at < end)
+    }
+}
+
+/// Whether `line` is passed over unread: the selector rules it out, and
+/// reading it could give only warnings. Errors are still reported for
+/// every line; warnings only for the lines that could be selected.
+fn passes_over(selector: &Selector, parser: &Parser, line: Line<'_>) -> bool {
+    selector.passes_over(line.content()) && parser.could_only_warn(&line)
+}
+
 /// A worker thread of [`Grep::parallel`]: its own parser; the selected
 /// lines go into the batch's output.
 struct Selecting {
     selector: Selector,
     parser: Parser,
     mode: Mode,
+    hits: Hits,
 }
 
 impl Work for Selecting {
     fn work(&mut self, batch: &mut Batch) {
-        batch.lines.each(|line| {
+        let pass_over = self.selector.can_pass_over();
+        let prefilter = self.selector.prefilter();
+        if let Some(finder) = prefilter {
+            self.hits.find(finder, batch.lines.bytes());
+        }
+        batch.lines.each_at(|at, line| {
+            let end = at + line.content().len();
+            if prefilter.is_some()
+                && !self.hits.in_line(at, end)
+                && self.parser.could_only_warn(&line)
+            {
+                return;
+            }
+            if pass_over && passes_over(&self.selector, &self.parser, line) {
+                return;
+            }
             let item = self.parser.line(line, &mut batch.diagnostics);
             if let Some(Item::Record(rec)) = item {
                 if self.selector.selects(&rec) {
@@ -511,5 +659,22 @@ mod tests {
         assert!(pat.is_match(b"Lo.d") && !pat.is_match(b"Loyd"));
         // A regex never rules anything out.
         assert!(!pattern(&["Lo.d"], plain).rules_out(b"Kling"));
+    }
+
+    #[test]
+    fn hits_tell_the_lines_that_hold_the_string_or_an_escape() {
+        let bytes = b"Kling:1\nLoyd:2\r\nKubbel\\x41:3\nLoy\nd\nxLoydLoyd\n";
+        let finder = memmem::Finder::new("Loyd");
+        let mut hits = Hits::default();
+        hits.find(&finder, bytes);
+        let mut found = Vec::new();
+        let mut start = 0;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            let content =
+                line.len() - 1 - usize::from(line.ends_with(b"\r\n"));
+            found.push(hits.in_line(start, start + content));
+            start += line.len();
+        }
+        assert_eq!(found, [false, true, true, false, false, true]);
     }
 }

@@ -1,5 +1,7 @@
 //! pbi-grep from the command line.
 
+use bstr::ByteSlice;
+
 use crate::util::{large_collection, with_line_end, Dir, LINE_ENDS};
 
 const BOM: &str = "\u{feff}";
@@ -364,5 +366,97 @@ fn threads_change_nothing_but_the_time() {
         let (one, two) = (quiet("1"), quiet("2"));
         assert!(one.stdout.is_empty() && two.stdout.is_empty());
         assert_eq!((one.code, one.err()), (two.code, two.err()), "{pattern}");
+    }
+}
+
+#[test]
+fn lines_that_cannot_match_are_passed_over_but_every_error_is_reported() {
+    let dir = Dir::new("pass-over");
+    let input = format!(
+        "{HEADER}{}\n{}\n{}\n{}\n{}\n",
+        RECORDS[0],
+        // An unknown status, and no Loyd anywhere.
+        "Kling, Josef:1S6/8/8/8/8/8/8/K1k4R:h#2:1|Chess Nuts|1868|::::??:",
+        // Too few fields: an error, Loyd or not.
+        "Kubbel, Leonid:8/8:#2",
+        // A bad escape, and Loyd only in the comment.
+        "Kling, Josef:8/8/8/8/8/8/8/K1k5:#2:|Chess Monthly|1858|:::::after Loyd\\q",
+        // Loyd only when decoded.
+        "Lo\\x79d, Samuel:8/8/8/8/8/8/8/K1k5:#3::::::",
+    );
+    let run = |args: &[&str]| {
+        let out = dir.command("pbi-grep").args(args).stdin(&*input).run();
+        let out = out.code(2);
+        (selected(&out.out()), out.err())
+    };
+    let status = "<stdin>:4: warning: unknown status '??' kept\n";
+    let short = "<stdin>:5: expected 9 fields, found 3\n";
+    let escape = "<stdin>:6: warning: '\\q' in the comment field is not an \
+                  escape (\\xHH), kept as written\n";
+    let loyds =
+        vec![RECORDS[0].to_string(), input.lines().nth(6).unwrap().into()];
+    let msgs = |m: &[&str]| {
+        m.iter().map(|m| format!("pbi-grep: {m}")).collect::<String>()
+    };
+
+    // A plain string: the lines without it are read only for their
+    // fields' count.
+    assert_eq!(run(&["--author", "Loyd"]), (loyds.clone(), msgs(&[short])));
+    let (all, err) = run(&["Loyd"]);
+    assert_eq!((all.len(), err), (3, msgs(&[short, escape])));
+    // A regex, --strict and -v read every line.
+    assert_eq!(
+        run(&["--author", "Loy[d]"]),
+        (loyds.clone(), msgs(&[status, short, escape]))
+    );
+    let strict = msgs(&[status, short, escape]).replace("warning: ", "");
+    assert_eq!(run(&["--strict", "--author", "Loyd"]), (loyds, strict));
+    assert_eq!(
+        run(&["-v", "--author", "Loyd"]).1,
+        msgs(&[status, short, escape])
+    );
+}
+
+#[test]
+fn passing_over_lines_selects_what_reading_them_selects() {
+    let dir = Dir::new("pass-over-same");
+    // About 1.5 MB, with escapes, short lines and every line end; in
+    // every third LF line, Loyd and Schwalbe are written with an escape.
+    let lines: Vec<Vec<u8>> = large_collection(23, 10_000)
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, line)| match i % 3 {
+            0 => line
+                .replace("Loyd", r"Lo\x79d")
+                .replace("Schwalbe", r"Schw\x61lbe"),
+            _ => line.to_vec(),
+        })
+        .collect();
+    let text = lines.join(&b'\n');
+    assert!(
+        text.find(r"Lo\x79d").is_some() && text.find(r"Schw\x61lbe").is_some()
+    );
+    let big = dir.create("big.pbi", text);
+    for (plain, regex) in [
+        (vec!["--author", "Loyd"], vec!["--author", "L[o]yd"]),
+        (vec!["Schwalbe"], vec!["Schwalb[e]"]),
+        (
+            vec!["--source", "1858", "--stip", "#2"],
+            vec!["--source", "185[8]", "--stip", "#2"],
+        ),
+        (vec!["-F", "--comment", "a.b"], vec!["--comment", "a\\.b"]),
+    ] {
+        for threads in ["1", "2"] {
+            let run = |args: &[&str]| {
+                let out = dir
+                    .command("pbi-grep")
+                    .args(["-j", threads])
+                    .args(args)
+                    .arg(&big)
+                    .run();
+                (out.code, out.stdout)
+            };
+            assert!(run(&plain) == run(&regex), "{plain:?} -j {threads}");
+        }
     }
 }
