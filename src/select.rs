@@ -677,4 +677,72 @@ mod tests {
         }
         assert_eq!(found, [false, true, true, false, false, true]);
     }
+
+    #[test]
+    fn a_line_passed_over_could_not_have_been_selected() {
+        use crate::lines::LineReader;
+        use crate::testing::Rng;
+        const BYTES: &[&[u8]] = &[
+            b":", b":", b":", b"\\", b"x", b"3a", b"\\x4c", b"\\x4C",
+            b"\\x79", b"L", b"o", b"y", b"d", b"Loyd", b"Lo", b"|", b";",
+            b" ", b"8/8", b"#",
+        ];
+        let mut rng = Rng::new(11);
+        let plain = PatternOptions::default();
+        let pattern = |p: &str| Pattern::new(&[p.to_string()], plain).unwrap();
+        let mut passed = 0;
+        for _ in 0..20_000 {
+            let mut line =
+                b"#PBI 1.2\nLoyd:8/8/8/8/8/8/8/8:#2::::::\n".to_vec();
+            for field in 0..7 + rng.below(4) {
+                if field > 0 {
+                    line.push(b':');
+                }
+                for _ in 0..rng.below(5) {
+                    line.extend_from_slice(BYTES[rng.below(BYTES.len())]);
+                }
+            }
+            line.push(b'\n');
+            let literal =
+                ["Loyd", "o:y", ":", "L", "\\x3a", "Lo|"][rng.below(6)];
+            let mut selector = Selector::default();
+            match rng.below(3) {
+                0 => selector.any = Some(pattern(literal)),
+                _ => {
+                    let target = Target::ALL[rng.below(Target::ALL.len())];
+                    selector.fields.push((target, pattern(literal)));
+                }
+            }
+            let mut parser = Parser::new(pbi::Options { strict: false });
+            let mut lines = LineReader::new(&line[..]);
+            let mut diags = vec![];
+            for _ in 0..2 {
+                let l = lines.next_line().unwrap().unwrap();
+                parser.line(l, &mut diags);
+            }
+            let l = lines.next_line().unwrap().unwrap();
+            if !(selector.passes_over(l.content())
+                && parser.could_only_warn(&l))
+            {
+                continue;
+            }
+            passed += 1;
+            let mut diags = vec![];
+            if let Some(Item::Record(rec)) = parser.line(l, &mut diags) {
+                assert!(
+                    !selector.selects(&rec),
+                    "{literal:?} {}",
+                    line.as_bstr()
+                );
+            }
+            assert!(
+                diags
+                    .iter()
+                    .all(|d| d.severity != crate::msg::Severity::Error),
+                "{}",
+                line.as_bstr()
+            );
+        }
+        assert!(passed > 5_000, "{passed}");
+    }
 }
