@@ -244,6 +244,43 @@ fn count_lines(chunk: &[u8]) -> u64 {
     (lf + lone_cr) as u64
 }
 
+/// How many lines end in `bytes`: its LF, its CR not followed by LF,
+/// its NEL and its LS. Each kind is found by a search of the whole of
+/// `bytes`, with no look at each line.
+pub fn count_line_ends(bytes: &[u8]) -> u64 {
+    let nel = memchr_iter(0x85, bytes)
+        .filter(|&at| at >= 1 && bytes[at - 1] == 0xC2)
+        .count();
+    let ls = memchr_iter(0xA8, bytes)
+        .filter(|&at| at >= 2 && bytes[at - 2..at] == [0xE2, 0x80])
+        .count();
+    count_lines(bytes) + (nel + ls) as u64
+}
+
+/// Where the last line of `bytes` that has its line end ends (just past
+/// the line end), when more input may follow: so a CR at the very end,
+/// which may be the first half of a CR LF, ends no line yet. `None`
+/// when no line ends there.
+pub fn last_line_end(bytes: &[u8]) -> Option<usize> {
+    let body = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    let lf_cr = memchr::memrchr2(b'\n', b'\r', body).map(|at| at + 1);
+    // A NEL or LS after the last LF or CR.
+    let from = lf_cr.unwrap_or(0);
+    let tail = &body[from..];
+    let mut end = tail.len();
+    while let Some(at) = memchr::memrchr2(0x85, 0xA8, &tail[..end]) {
+        let whole = match tail[at] {
+            0x85 => at >= 1 && tail[at - 1] == 0xC2,
+            _ => at >= 2 && tail[at - 2..at] == [0xE2, 0x80],
+        };
+        if whole {
+            return Some(from + at + 1);
+        }
+        end = at;
+    }
+    lf_cr
+}
+
 /// A streaming reader of lines through one reusable buffer.
 ///
 /// ```
@@ -391,6 +428,42 @@ impl<R: Read> LineReader<R> {
         let mut buf = self.buf;
         buf.truncate(self.end);
         Rest { buf, pos: self.pos, rdr: self.rdr, eof: self.eof }
+    }
+
+    /// Appends to `out` up to `max` bytes of the input not yet lent as
+    /// lines: what the buffer holds, then straight from the underlying
+    /// reader, into the spare capacity of `out` (which a file fills
+    /// without it being zeroed first). Returns whether the input ended.
+    /// As [`LineReader::into_rest`], for a caller that reads the rest of
+    /// an input in blocks of its own; the reader lends no more lines then.
+    ///
+    /// # Errors
+    ///
+    /// The underlying reader's errors; what was read before stays in
+    /// `out`.
+    pub fn read_rest(
+        &mut self,
+        out: &mut Vec<u8>,
+        max: usize,
+    ) -> io::Result<bool> {
+        if !self.started {
+            self.skip_bom()?;
+        }
+        if self.pos < self.end {
+            let n = max.min(self.end - self.pos);
+            out.extend_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            self.scan = self.scan.max(self.pos);
+            return Ok(false);
+        }
+        if self.eof || max == 0 {
+            return Ok(self.eof);
+        }
+        out.reserve(max);
+        let n = (&mut self.rdr).take(max as u64).read_to_end(out)?;
+        // `read_to_end` stops early only where the reader ends.
+        self.eof = n < max;
+        Ok(self.eof)
     }
 
     /// Whether the input started with a BOM, which was skipped. Known
@@ -682,6 +755,34 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn line_ends_counted_and_the_last_found_in_a_block() {
+        let mut rng = Rng::new(12);
+        for _ in 0..5000 {
+            let len = rng.below(60);
+            let mut block = awkward(&mut rng, len);
+            if block.starts_with(BOM) {
+                block.drain(..3);
+            }
+            let lines = naive(&block);
+            let ended = lines.iter().filter(|(_, end)| *end != LineEnd::None);
+            assert_eq!(count_line_ends(&block), ended.count() as u64);
+            // The end of each line with an end, but for a CR at the very
+            // end, which may yet be a CR LF.
+            let mut at = 0;
+            let mut last = None;
+            for (content, end) in &lines {
+                at += content.len() + end.as_bytes().len();
+                if *end != LineEnd::None
+                    && !(*end == LineEnd::Cr && at == block.len())
+                {
+                    last = Some(at);
+                }
+            }
+            assert_eq!(last_line_end(&block), last, "{block:?}");
+        }
     }
 
     #[test]

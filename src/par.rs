@@ -1,11 +1,14 @@
 /*!
 The records of one input on several threads, in order.
 
-The calling thread reads lines through the shared
-[`LineReader`](crate::lines::LineReader) and packs them into [`Batch`]es
-of about [`BATCH_BYTES`] bytes, copying runs of lines that end with LF,
-CR LF or CR in bulk, without looking at each. Each batch goes to one of the
-workers in turn (round robin), which reads its lines again (with a line
+The calling thread fills [`Batch`]es of about [`BATCH_BYTES`] bytes of
+whole lines. For records of one line ([`run_lines`]) it reads the input
+straight into each batch and cuts it after its last whole line, never
+looking at a line; where a batch may end only before certain lines
+([`run`]), it reads lines through the shared
+[`LineReader`](crate::lines::LineReader), copying runs of lines that end
+with LF, CR LF or CR in bulk. Each batch goes to one of the workers in
+turn (round robin), which reads its lines where they lie (with a line
 reader of its own), parses them and fills the batch's output;
 the calling thread then takes the batches back **in the order they were
 read** and writes them out. So the output and the diagnostics are exactly
@@ -24,7 +27,7 @@ use std::sync::mpsc;
 use std::thread;
 
 use crate::input::Failure;
-use crate::lines::{Line, LineReader};
+use crate::lines::{count_line_ends, last_line_end, Line, LineReader};
 use crate::msg::Diagnostic;
 
 /// How many bytes of lines go into one batch (a line is never split, so
@@ -175,26 +178,96 @@ pub trait Work: Send {
     fn work(&mut self, batch: &mut Batch);
 }
 
-/// [`run`] for records of one line each: a batch may end before any line.
+/// [`run`] for records of one line each, where a batch may end after any
+/// line, read in blocks: the calling thread reads the rest of the input
+/// straight into each batch's buffer, cuts it after its last whole line
+/// (the rest begins the next batch), and counts its line ends, for the
+/// next batch's first line number, with one search of the block for each
+/// kind. It never looks at a line, and no byte is copied twice.
 ///
 /// # Errors
 ///
-/// As [`run`].
+/// As [`run`]: a read error comes after the whole lines read before it.
 pub fn run_lines<R, W, E>(
     lines: &mut LineReader<R>,
     workers: Vec<W>,
     batch_bytes: usize,
-    emit: E,
+    mut emit: E,
 ) -> Result<(), Failure>
 where
     R: Read,
     W: Work,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
-    match run(lines, workers, batch_bytes, |_| true, emit)? {
-        End::Done => Ok(()),
-        End::Uncut(_) => unreachable!("every line may start a batch"),
+    let batch_bytes = batch_bytes.max(1);
+    let mut first = lines.number() + 1;
+    thread::scope(|scope| {
+        let mut pool = Pool { idle: workers, order: None };
+        let mut spare: Vec<Batch> = vec![];
+        // The start of a line, read into the last batch after its cut.
+        let mut carry: Vec<u8> = vec![];
+        let mut batch = Batch::default();
+        let read = loop {
+            let bytes = &mut batch.lines.bytes;
+            bytes.append(&mut carry);
+            let read = fill_block(lines, bytes, batch_bytes);
+            let cut = match read {
+                Ok(true) => bytes.len(),
+                _ => last_line_end(bytes).unwrap_or(0),
+            };
+            if read.is_err() || cut > 0 || bytes.is_empty() {
+                carry.extend_from_slice(&bytes[cut..]);
+                bytes.truncate(cut);
+            } else {
+                // No line ends in the block yet: read on.
+                carry = std::mem::take(bytes);
+                continue;
+            }
+            batch.lines.first = first;
+            first += count_line_ends(bytes);
+            let ended = !matches!(read, Ok(false));
+            if ended {
+                break read.map(|_| ());
+            }
+            let next = spare.pop().unwrap_or_default();
+            let full = std::mem::replace(&mut batch, next);
+            if let Some(mut done) = pool.send(scope, full) {
+                if !emit(&mut done).map_err(Failure::Write)? {
+                    return Ok(());
+                }
+                done.clear();
+                spare.push(done);
+            }
+        };
+        if !batch.lines.is_empty() {
+            batch.cut_short = read.is_err();
+            if let Some(mut done) = pool.last(scope, batch) {
+                if !emit(&mut done).map_err(Failure::Write)? {
+                    return Ok(());
+                }
+            }
+        }
+        if !pool.drain(&mut emit)? {
+            return Ok(());
+        }
+        read.map_err(Failure::Read)
+    })
+}
+
+/// Reads the rest of `lines` into `bytes` until it holds `size` bytes
+/// more than it did, or the input ends; returns whether it ended.
+fn fill_block<R: Read>(
+    lines: &mut LineReader<R>,
+    bytes: &mut Vec<u8>,
+    size: usize,
+) -> io::Result<bool> {
+    let goal = bytes.len() + size;
+    while bytes.len() < goal {
+        if lines.read_rest(bytes, goal - bytes.len())? {
+            return Ok(true);
+        }
     }
+    Ok(false)
 }
 
 /// How many batch sizes of lines [`run`] holds in one batch at most while
@@ -460,12 +533,27 @@ mod tests {
         (batch.out, batch.diagnostics, batch.selected)
     }
 
+    /// Gives `.0` in pieces of 1 to `.1` bytes.
+    struct Pieces<'a>(&'a [u8], usize, Rng);
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n =
+                (1 + self.2.below(self.1)).min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
     fn parallel(
         input: &[u8],
         threads: usize,
         batch_bytes: usize,
     ) -> (Vec<u8>, Vec<Diagnostic>, u64) {
-        let mut lines = LineReader::with_capacity(7, input);
+        let pieces =
+            Pieces(input, 1 + batch_bytes % 50, Rng::new(batch_bytes as u64));
+        let mut lines = LineReader::with_capacity(7, pieces);
         let (mut out, mut diagnostics, mut selected) = (vec![], vec![], 0);
         let workers = (0..threads).map(|_| Upper).collect();
         run_lines(&mut lines, workers, batch_bytes, |b| {
@@ -480,12 +568,30 @@ mod tests {
 
     #[test]
     fn batches_come_back_in_input_order() {
-        const BYTES: &[u8] = b"ax!b \n\r\n\r\xc2\x85\xe2\x80\xa8";
+        const BYTES: &[&[u8]] = &[
+            b"a",
+            b"x",
+            b"!",
+            b"b",
+            b" ",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\xc2",
+            b"\x85",
+            b"\xe2",
+            b"\x80",
+            b"\xa8",
+            b"\xc2\x85",
+            b"\xe2\x80\xa8",
+        ];
         let mut rng = Rng::new(3);
         for _ in 0..300 {
-            let len = rng.below(3000);
-            let input: Vec<u8> =
-                (0..len).map(|_| BYTES[rng.below(BYTES.len())]).collect();
+            let len = rng.below(2000);
+            let input: Vec<u8> = (0..len)
+                .flat_map(|_| BYTES[rng.below(BYTES.len())])
+                .copied()
+                .collect();
             let threads = 1 + rng.below(4);
             let batch_bytes = 1 + rng.below(200);
             assert_eq!(
