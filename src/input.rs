@@ -1,6 +1,6 @@
 //! Opening inputs: `-` (or no argument) is stdin, anything else a path.
 //!
-//! An [`Input`] carries the name that messages use for it: the path as
+//! A [`Source`] carries the name that messages use for it: the path as
 //! given, or `<stdin>`.
 
 use std::ffi::{OsStr, OsString};

@@ -6,7 +6,7 @@ whole lines. For records of one line ([`run_lines`]) it reads the input
 straight into each batch and cuts it after its last whole line, never
 looking at a line; where a batch may end only before certain lines
 ([`run`]), it reads lines through the shared
-[`LineReader`](crate::lines::LineReader), copying runs of lines that end
+[`LineReader`], copying runs of lines that end
 with LF, CR LF or CR in bulk. Each batch goes to one of the workers in
 turn (round robin), which reads its lines where they lie (with a line
 reader of its own), parses them and fills the batch's output;
