@@ -8,7 +8,7 @@
 
 use std::io::{self, Read};
 
-use chesspipe::lines::{LineEnd, LineReader};
+use chesspipe::lines::{count_line_ends, last_line_end, LineEnd, LineReader};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -50,12 +50,13 @@ fuzz_target!(|data: &[u8]| {
             if seed & 1 == 0 {
                 let copy = bulk.clone();
                 let mut again = LineReader::in_place(bulk, first);
-                read_back(&mut again, &mut got);
+                read_back(&mut again, &mut got, true);
                 assert_eq!(again.into_buffer(), copy);
             } else {
                 read_back(
                     &mut LineReader::continuing(&bulk[..], first),
                     &mut got,
+                    true,
                 );
             }
             assert_eq!(lines.number(), first + taken - 1);
@@ -68,24 +69,70 @@ fuzz_target!(|data: &[u8]| {
             None => break,
         }
     }
-    assert_eq!(got.len(), want.len(), "bulk takes lost or added lines");
-    for (k, ((content, end, number), w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!((content, end), (&w.0, &w.1), "line {}", k + 1);
-        assert_eq!(*number, k as u64 + 1);
+    same_lines(&got, &want, "bulk takes");
+
+    // Again, as par::run_lines reads: a few lines, then the rest in blocks
+    // read straight from the input, each cut after its last whole line and
+    // read back in place, numbered by the line ends counted before it.
+    let rdr = Chunked { data: input, state: u32::from(seed) | 1 };
+    let mut lines = LineReader::with_capacity(capacity, rdr);
+    let mut got: Vec<(Vec<u8>, LineEnd, u64)> = vec![];
+    for _ in 0..seed % 4 {
+        if let Some(line) = lines.next_line().expect("reads never fail") {
+            got.push((line.content().to_vec(), line.end(), line.number()));
+        }
     }
+    let mut first = lines.number() + 1;
+    let mut block: Vec<u8> = vec![];
+    loop {
+        let ended = lines.read_rest(&mut block, size).expect("no fail");
+        let cut = if ended {
+            block.len()
+        } else {
+            match last_line_end(&block) {
+                Some(cut) => cut,
+                None => continue,
+            }
+        };
+        let rest = block.split_off(cut);
+        let count = count_line_ends(&block);
+        let mut again = LineReader::in_place(block, first);
+        read_back(&mut again, &mut got, false);
+        first += count;
+        block = rest;
+        if ended {
+            break;
+        }
+    }
+    same_lines(&got, &want, "block reads");
 });
 
-/// Every line of `again`, which were taken in bulk: they end with LF, CR
-/// LF or CR.
+fn same_lines(
+    got: &[(Vec<u8>, LineEnd, u64)],
+    want: &[(Vec<u8>, LineEnd)],
+    how: &str,
+) {
+    assert_eq!(got.len(), want.len(), "{how} lost or added lines");
+    for (k, ((content, end, number), w)) in got.iter().zip(want).enumerate() {
+        assert_eq!((content, end), (&w.0, &w.1), "{how}: line {}", k + 1);
+        assert_eq!(*number, k as u64 + 1, "{how}");
+    }
+}
+
+/// Every line of `again`; taken in `bulk`, they end with LF, CR LF or CR.
 fn read_back<R: Read>(
     again: &mut LineReader<R>,
     got: &mut Vec<(Vec<u8>, LineEnd, u64)>,
+    bulk: bool,
 ) {
     while let Some(line) = again.next_line().expect("no fail") {
-        assert!(matches!(
-            line.end(),
-            LineEnd::Lf | LineEnd::CrLf | LineEnd::Cr
-        ));
+        assert!(
+            !bulk
+                || matches!(
+                    line.end(),
+                    LineEnd::Lf | LineEnd::CrLf | LineEnd::Cr
+                )
+        );
         got.push((line.content().to_vec(), line.end(), line.number()));
     }
 }
