@@ -167,10 +167,16 @@ impl Pattern {
             || self.rules_out(&pbi::escape::decode(raw))
     }
 
-    /// Whether the patterns are one plain string, searched for with
-    /// `memmem`, so that [`Pattern::rules_out`] can rule texts out.
+    /// The plain string that [`Pattern::rules_out`] rules texts out by,
+    /// if the patterns are one that is not empty (which rules nothing
+    /// out).
+    fn plain(&self) -> Option<&memmem::Finder<'static>> {
+        self.literal.as_ref().filter(|f| !f.needle().is_empty())
+    }
+
+    /// Whether [`Pattern::rules_out`] can rule texts out.
     fn is_plain(&self) -> bool {
-        self.literal.is_some()
+        self.plain().is_some()
     }
 }
 
@@ -240,7 +246,7 @@ impl Selector {
         self.any
             .iter()
             .chain(self.fields.iter().map(|(_, p)| p))
-            .filter_map(|p| p.literal.as_ref())
+            .filter_map(Pattern::plain)
             .find(|f| {
                 !f.needle()
                     .iter()
@@ -659,6 +665,19 @@ mod tests {
         assert!(pat.is_match(b"Lo.d") && !pat.is_match(b"Loyd"));
         // A regex never rules anything out.
         assert!(!pattern(&["Lo.d"], plain).rules_out(b"Kling"));
+        // Nor does the empty string, and a batch is searched only for a
+        // string that no line end can stand inside.
+        assert!(!pattern(&[""], plain).is_plain());
+        let prefilter = |p: &str, invert| {
+            let any = Some(pattern(&[p], plain));
+            let selector = Selector { any, invert, ..Selector::default() };
+            selector.prefilter().map(|f| f.needle().to_vec())
+        };
+        assert_eq!(prefilter("Loyd", false), Some(b"Loyd".to_vec()));
+        assert_eq!(prefilter("Loyd", true), None);
+        for p in ["", "a\nb", "a\rb", "a\u{85}b", "a\u{2028}b"] {
+            assert_eq!(prefilter(p, false), None, "{p:?}");
+        }
     }
 
     #[test]
