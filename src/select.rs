@@ -522,6 +522,10 @@ impl<W: Write> Grep<'_, W> {
 /// Where the prefilter's string and `\` occur in a batch of lines, each
 /// found by one search of the whole batch, as ripgrep searches a buffer:
 /// a line that holds neither cannot be selected.
+///
+/// At most [`Hits::MAX`] of each are kept, so that memory stays small
+/// however often they occur; a line past the last one kept is taken to
+/// hold one (and is looked at on its own).
 #[derive(Debug, Default)]
 struct Hits {
     /// Offsets of the string, in order.
@@ -530,23 +534,36 @@ struct Hits {
     escapes: Vec<usize>,
     /// The string's length.
     len: usize,
+    /// Up to where each list holds every offset.
+    known: (usize, usize),
     /// The first string and `\` not before the last line asked about.
     next: (usize, usize),
 }
 
 impl Hits {
+    const MAX: usize = 4096;
+
     /// Finds the string of `finder` and `\` in `bytes`.
     fn find(&mut self, finder: &memmem::Finder<'_>, bytes: &[u8]) {
-        self.strings.clear();
-        self.strings.extend(finder.find_iter(bytes));
-        self.escapes.clear();
-        self.escapes.extend(memchr::memchr_iter(b'\\', bytes));
+        let all = |list: &mut Vec<usize>,
+                   found: &mut dyn Iterator<Item = usize>| {
+            list.clear();
+            list.extend(found.take(Hits::MAX));
+            match list.len() {
+                Hits::MAX => list[Hits::MAX - 1],
+                _ => usize::MAX,
+            }
+        };
+        self.known = (
+            all(&mut self.strings, &mut finder.find_iter(bytes)),
+            all(&mut self.escapes, &mut memchr::memchr_iter(b'\\', bytes)),
+        );
         self.len = finder.needle().len();
         self.next = (0, 0);
     }
 
-    /// Whether the bytes `start..end` hold the string or a `\`; asked of
-    /// lines in order.
+    /// Whether the bytes `start..end` hold the string or a `\`, or may;
+    /// asked of lines in order.
     fn in_line(&mut self, start: usize, end: usize) -> bool {
         let (s, e) = &mut self.next;
         while self.strings.get(*s).is_some_and(|&at| at < start) {
@@ -555,7 +572,9 @@ impl Hits {
         while self.escapes.get(*e).is_some_and(|&at| at < start) {
             *e += 1;
         }
-        self.strings.get(*s).is_some_and(|&at| at + self.len <= end)
+        end > self.known.0
+            || end > self.known.1
+            || self.strings.get(*s).is_some_and(|&at| at + self.len <= end)
             || self.escapes.get(*e).is_some_and(|&at| at < end)
     }
 }
@@ -695,6 +714,17 @@ mod tests {
             start += line.len();
         }
         assert_eq!(found, [false, true, true, false, false, true]);
+        // Past the last hit kept, every line may hold one.
+        let bytes = "Loyd\nKling\n".repeat(Hits::MAX + 10);
+        hits.find(&finder, bytes.as_bytes());
+        let (mut start, mut holds) = (0, vec![]);
+        for line in bytes.lines() {
+            holds.push(hits.in_line(start, start + line.len()));
+            start += line.len() + 1;
+        }
+        assert_eq!(holds.iter().filter(|&&h| !h).count(), Hits::MAX - 1);
+        assert!(holds[..2 * Hits::MAX - 1].iter().step_by(2).all(|&h| h));
+        assert!(holds[2 * Hits::MAX..].iter().all(|&h| h));
     }
 
     #[test]
