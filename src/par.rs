@@ -231,23 +231,11 @@ where
             }
             let next = spare.pop().unwrap_or_default();
             let full = std::mem::replace(&mut batch, next);
-            if let Some(mut done) = pool.send(scope, full) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(());
-                }
-                done.clear();
-                spare.push(done);
+            if !pool.pass(scope, full, &mut spare, &mut emit)? {
+                return Ok(());
             }
         };
-        if !batch.lines.is_empty() {
-            batch.cut_short = read.is_err();
-            if let Some(mut done) = pool.last(scope, batch) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(());
-                }
-            }
-        }
-        if !pool.drain(&mut emit)? {
+        if !pool.finish(scope, batch, read.is_err(), &mut emit)? {
             return Ok(());
         }
         read.map_err(Failure::Read)
@@ -358,23 +346,11 @@ where
             let mut next = spare.pop().unwrap_or_default();
             next.lines.push(line);
             let full = std::mem::replace(&mut batch, next);
-            if let Some(mut done) = pool.send(scope, full) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(End::Done);
-                }
-                done.clear();
-                spare.push(done);
+            if !pool.pass(scope, full, &mut spare, &mut emit)? {
+                return Ok(End::Done);
             }
         };
-        if !batch.lines.is_empty() {
-            batch.cut_short = read.is_err();
-            if let Some(mut done) = pool.last(scope, batch) {
-                if !emit(&mut done).map_err(Failure::Write)? {
-                    return Ok(End::Done);
-                }
-            }
-        }
-        if !pool.drain(&mut emit)? {
+        if !pool.finish(scope, batch, read.is_err(), &mut emit)? {
             return Ok(End::Done);
         }
         read.map(|()| End::Done).map_err(Failure::Read)
@@ -388,6 +364,55 @@ struct Pool<W> {
 }
 
 impl<W: Work> Pool<W> {
+    /// Sends the full `batch` to a worker, and emits the oldest batch if
+    /// it came back, keeping it in `spare` for reuse; false if `emit`
+    /// stopped.
+    fn pass<'scope, E>(
+        &mut self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        batch: Batch,
+        spare: &mut Vec<Batch>,
+        emit: &mut E,
+    ) -> Result<bool, Failure>
+    where
+        W: 'scope,
+        E: FnMut(&mut Batch) -> io::Result<bool>,
+    {
+        if let Some(mut done) = self.send(scope, batch) {
+            if !emit(&mut done).map_err(Failure::Write)? {
+                return Ok(false);
+            }
+            done.clear();
+            spare.push(done);
+        }
+        Ok(true)
+    }
+
+    /// Has the last `batch` worked on (cut short if the input failed
+    /// after it) and emits every batch still in flight; false if `emit`
+    /// stopped.
+    fn finish<'scope, E>(
+        &mut self,
+        scope: &'scope thread::Scope<'scope, '_>,
+        mut batch: Batch,
+        failed: bool,
+        emit: &mut E,
+    ) -> Result<bool, Failure>
+    where
+        W: 'scope,
+        E: FnMut(&mut Batch) -> io::Result<bool>,
+    {
+        if !batch.lines.is_empty() {
+            batch.cut_short = failed;
+            if let Some(mut done) = self.last(scope, batch) {
+                if !emit(&mut done).map_err(Failure::Write)? {
+                    return Ok(false);
+                }
+            }
+        }
+        self.drain(emit)
+    }
+
     /// Sends `batch` to a worker thread, starting the threads the first
     /// time; returns the oldest batch if it had to be taken back first.
     fn send<'scope>(
