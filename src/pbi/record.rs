@@ -115,9 +115,17 @@ pub enum Split<'a> {
 /// per byte; only the rarer special bytes are looked at one by one.
 pub fn split(line: &[u8]) -> Split<'_> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has the POPCNT instruction.
-        return unsafe { split_popcnt(line) };
+    {
+        // std caches what the CPU has: each test is a load.
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") && has!("bmi1") && has!("popcnt") {
+            // SAFETY: the CPU has AVX2, BMI1 and POPCNT.
+            return unsafe { avx2::split(line) };
+        }
+        if has!("popcnt") {
+            // SAFETY: the CPU has the POPCNT instruction.
+            return unsafe { split_popcnt(line) };
+        }
     }
     split_blocks(line)
 }
@@ -388,6 +396,227 @@ mod sse2 {
     }
 }
 
+/// The special bytes of 32 bytes of a line, a bit for each byte.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Masks32 {
+    colons: u32,
+    pipes: u32,
+    /// `; \ " ,` and tab.
+    others: u32,
+}
+
+/// A line being cut into fields 32 bytes at a time, with the masks of
+/// [`avx2::masks`]: what [`SplitState`] does for 64 bytes, with the
+/// fields and their [`Shape`] built as it goes. The field being read is
+/// a [`Run`], apart, so that it stays in registers.
+#[cfg(target_arch = "x86_64")]
+struct Cut<'a> {
+    line: &'a [u8],
+    fields: [&'a [u8]; 9],
+    shape: Shape,
+    /// How many of the used source's first pipes are noted.
+    used_n: usize,
+}
+
+/// The field a [`Cut`] is reading.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Run {
+    /// Its number (at most 8) and where it starts.
+    field: usize,
+    start: usize,
+    /// The class bits and the pipes seen in it so far.
+    acc: u8,
+    pipes: u32,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<'a> Cut<'a> {
+    fn new(line: &'a [u8]) -> Cut<'a> {
+        Cut { line, fields: [b""; 9], shape: Shape::default(), used_n: 0 }
+    }
+
+    /// Takes the 32 bytes at `base` (fewer at the end of the line: the
+    /// masks then have no bit past it).
+    #[inline(always)]
+    fn block(&mut self, run: &mut Run, m: Masks32, base: usize) {
+        let mut colons = m.colons;
+        // The bytes of the block not yet given to a field.
+        let mut rest = u32::MAX;
+        if run.field < 8 {
+            while colons != 0 {
+                // The bytes up to the colon and the colon itself, which
+                // is neither a pipe nor one of the others.
+                let upto = colons ^ (colons - 1);
+                let at = base + colons.trailing_zeros() as usize;
+                self.take(run, m, rest & upto, base);
+                rest &= !upto;
+                colons &= colons - 1;
+                self.close(run, at);
+                if run.field == 8 {
+                    break;
+                }
+            }
+        }
+        // Colons left are in the comment.
+        run.acc |= u8::from(colons != 0) * class::COLON;
+        self.take(run, m, rest, base);
+    }
+
+    /// Gives the bytes of `range` (a mask of the block at `base`) to the
+    /// current field.
+    #[inline(always)]
+    fn take(&mut self, run: &mut Run, m: Masks32, range: u32, base: usize) {
+        let pipes = m.pipes & range;
+        run.pipes += pipes.count_ones();
+        if run.field == USED && pipes != 0 {
+            self.note_used(run, pipes, base);
+        }
+        // The rarer special bytes, one by one.
+        let mut others = m.others & range;
+        while others != 0 {
+            let b = self.line[base + others.trailing_zeros() as usize];
+            others &= others - 1;
+            run.acc |= CLASS[usize::from(b)];
+        }
+    }
+
+    /// Notes where the used source's first 3 pipes are; saves its reader
+    /// a search.
+    #[inline(always)]
+    fn note_used(&mut self, run: &Run, mut pipes: u32, base: usize) {
+        while pipes != 0 && self.used_n < 3 {
+            let at = base + pipes.trailing_zeros() as usize;
+            self.shape.used[self.used_n] = at - run.start;
+            self.used_n += 1;
+            pipes &= pipes - 1;
+        }
+    }
+
+    /// The current field ends at `at`, a colon or the end of the line.
+    #[inline(always)]
+    fn close(&mut self, run: &mut Run, at: usize) {
+        let f = run.field.min(8);
+        self.fields[f] = &self.line[run.start..at];
+        self.shape.bits[f] =
+            run.acc | (u8::from(run.pipes != 0) * class::PIPE);
+        self.shape.pipes[f] = run.pipes.min(255) as u8;
+        *run = Run { field: f + 1, start: at + 1, acc: 0, pipes: 0 };
+    }
+
+    #[inline(always)]
+    fn finish(mut self, mut run: Run, high: bool) -> Split<'a> {
+        if run.field < 8 {
+            return Split::Short(run.field + 1);
+        }
+        self.close(&mut run, self.line.len());
+        self.shape.high = high;
+        if self.shape.bits[8] & class::COLON != 0 {
+            Split::Extra(self.fields, self.shape)
+        } else {
+            Split::Exact(self.fields, self.shape)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    };
+
+    use super::{Cut, Masks32, Run, Split};
+
+    /// [`split`](super::split) 32 bytes at a time. The last bytes are
+    /// read in place, as the last 32 of the line with the masks shifted
+    /// to drop those already read; only a line shorter than 32 bytes is
+    /// copied, to a zeroed buffer.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, BMI1 and POPCNT.
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    pub(super) unsafe fn split(line: &[u8]) -> Split<'_> {
+        let mut cut = Cut::new(line);
+        let mut run = Run { field: 0, start: 0, acc: 0, pipes: 0 };
+        let len = line.len();
+        let ptr = line.as_ptr();
+        let mut base = 0;
+        // Every byte read, or-ed: its top bit says whether the line is
+        // all ASCII.
+        // The value intrinsics need only AVX2, which this function has
+        // (the caller's promise): only the loads need `unsafe`.
+        let mut highs = _mm256_setzero_si256();
+        while base + 32 <= len {
+            // SAFETY: bytes `base..base + 32` are in the line; the load
+            // has no alignment requirement.
+            let v = unsafe { _mm256_loadu_si256(ptr.add(base).cast()) };
+            highs = _mm256_or_si256(highs, v);
+            cut.block(&mut run, masks(v), base);
+            base += 32;
+        }
+        if base < len {
+            let m = if len >= 32 {
+                // The last 32 bytes, of which the first `32 - tail` were
+                // read already.
+                let tail = len - base;
+                // SAFETY: bytes `len - 32..len` are in the line.
+                let v =
+                    unsafe { _mm256_loadu_si256(ptr.add(len - 32).cast()) };
+                highs = _mm256_or_si256(highs, v);
+                let m = masks(v);
+                let drop = 32 - tail as u32;
+                Masks32 {
+                    colons: m.colons >> drop,
+                    pipes: m.pipes >> drop,
+                    others: m.others >> drop,
+                }
+            } else {
+                // Zeros are not special, nor high.
+                let mut buf = [0u8; 32];
+                buf[..len].copy_from_slice(line);
+                // SAFETY: `buf` has 32 bytes.
+                let v = unsafe { _mm256_loadu_si256(buf.as_ptr().cast()) };
+                highs = _mm256_or_si256(highs, v);
+                masks(v)
+            };
+            cut.block(&mut run, m, base);
+        }
+        let high = _mm256_movemask_epi8(highs) != 0;
+        cut.finish(run, high)
+    }
+
+    /// For the 32 bytes of `v`, a bit for each colon, for each pipe and
+    /// for each other special byte (one of `; \ " ,` and tab).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2: then these intrinsics, which only compute
+    /// on registers, are safe.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn masks(v: __m256i) -> Masks32 {
+        let colons = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b':' as i8));
+        let pipes = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'|' as i8));
+        let semi = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b';' as i8));
+        let back = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+        let quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+        let comma = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b',' as i8));
+        let tab = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\t' as i8));
+        let others = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(semi, back), quote),
+            _mm256_or_si256(comma, tab),
+        );
+        Masks32 {
+            colons: _mm256_movemask_epi8(colons) as u32,
+            pipes: _mm256_movemask_epi8(pipes) as u32,
+            others: _mm256_movemask_epi8(others) as u32,
+        }
+    }
+}
+
 /// The four `|`-separated subfields of a source or an award.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Subfields<'a> {
@@ -642,6 +871,43 @@ mod tests {
                 let field = fields[USED];
                 let want = Subfields::split(field);
                 assert_eq!(used_subfields(field, &shape), want, "{line:?}");
+            }
+        }
+    }
+
+    /// Every length from 0 to 100, with colons, backslashes, pipes,
+    /// other special bytes and high bytes at the edges of the 32-byte
+    /// blocks, at the line's ends and in the partial last block: the
+    /// AVX2 split reads the last bytes in place, as the last 32 of the
+    /// line, or from a copy when the line is shorter.
+    #[test]
+    fn split_agrees_with_the_scalar_split_at_every_length() {
+        const SPECIAL: &[u8] = b":\\|;\",\t\x80\xc3\xffa";
+        let mut rng = crate::testing::Rng::new(7);
+        let edges = [0, 1, 30, 31, 32, 33, 63, 64, 65, 95, 96, 97];
+        for len in 0..=100 {
+            for round in 0..60 {
+                // Enough colons for 9 fields in most lines.
+                let mut line: Vec<u8> = (0..len)
+                    .map(|_| match rng.below(4) {
+                        0 => b':',
+                        1 => SPECIAL[rng.below(SPECIAL.len())],
+                        _ => b'x',
+                    })
+                    .collect();
+                for &at in &edges {
+                    if at < len && rng.below(2) == 0 {
+                        line[at] = SPECIAL[rng.below(SPECIAL.len())];
+                    }
+                }
+                for end in [len.wrapping_sub(1), len.wrapping_sub(2)] {
+                    if end < len && round % 3 == 0 {
+                        line[end] = SPECIAL[round % SPECIAL.len()];
+                    }
+                }
+                let want = split_scalar(&line);
+                assert_eq!(split(&line), want, "{line:?}");
+                assert_eq!(split_blocks(&line), want, "{line:?}");
             }
         }
     }
