@@ -118,8 +118,8 @@ pub fn split(line: &[u8]) -> Split<'_> {
     {
         // std caches what the CPU has: each test is a load.
         use std::arch::is_x86_feature_detected as has;
-        if has!("avx2") && has!("bmi1") && has!("popcnt") {
-            // SAFETY: the CPU has AVX2, BMI1 and POPCNT.
+        if has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") {
+            // SAFETY: the CPU has AVX2, BMI1, BMI2 and POPCNT.
             return unsafe { avx2::split(line) };
         }
         if has!("popcnt") {
@@ -407,115 +407,118 @@ struct Masks32 {
 }
 
 /// A line being cut into fields 32 bytes at a time, with the masks of
-/// [`avx2::masks`]: what [`SplitState`] does for 64 bytes, with the
-/// fields and their [`Shape`] built as it goes. The field being read is
-/// a [`Run`], apart, so that it stays in registers.
+/// [`avx2::masks`].
+///
+/// Unlike [`SplitState`], which hands each stretch between two colons to
+/// its field, this one only notes where the colons are, and then gives
+/// each pipe and each other special byte to its field, found by counting
+/// the colons before it in the block: there are fewer special bytes in a
+/// line than fields.
+///
+/// The arrays have 16 entries, of which 9 are used, so that indexing
+/// them with `field & 15` needs no bounds check.
 #[cfg(target_arch = "x86_64")]
 struct Cut<'a> {
     line: &'a [u8],
-    fields: [&'a [u8]; 9],
-    shape: Shape,
-    /// How many of the used source's first pipes are noted.
-    used_n: usize,
-}
-
-/// The field a [`Cut`] is reading.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct Run {
-    /// Its number (at most 8) and where it starts.
+    /// `ends[f]` is where field `f` ends, for the fields closed so far.
+    ends: [usize; 16],
+    bits: [u8; 16],
+    /// Pipes per field, counted past 255 (a line can be long).
+    pipes: [u32; 16],
+    /// The field being read: how many colons were found, up to 8.
     field: usize,
-    start: usize,
-    /// The class bits and the pipes seen in it so far.
-    acc: u8,
-    pipes: u32,
+    /// The first pipes of the used source, from its start, and how many.
+    used: [usize; 4],
+    used_n: usize,
 }
 
 #[cfg(target_arch = "x86_64")]
 impl<'a> Cut<'a> {
     fn new(line: &'a [u8]) -> Cut<'a> {
-        Cut { line, fields: [b""; 9], shape: Shape::default(), used_n: 0 }
+        Cut {
+            line,
+            ends: [0; 16],
+            bits: [0; 16],
+            pipes: [0; 16],
+            field: 0,
+            used: [0; 4],
+            used_n: 0,
+        }
     }
 
     /// Takes the 32 bytes at `base` (fewer at the end of the line: the
     /// masks then have no bit past it).
     #[inline(always)]
-    fn block(&mut self, run: &mut Run, m: Masks32, base: usize) {
+    fn block(&mut self, m: Masks32, base: usize) {
+        let first = self.field;
         let mut colons = m.colons;
-        // The bytes of the block not yet given to a field.
-        let mut rest = u32::MAX;
-        if run.field < 8 {
-            while colons != 0 {
-                // The bytes up to the colon and the colon itself, which
-                // is neither a pipe nor one of the others.
-                let upto = colons ^ (colons - 1);
-                let at = base + colons.trailing_zeros() as usize;
-                self.take(run, m, rest & upto, base);
-                rest &= !upto;
+        // The colons that ended a field, in this block.
+        let mut cuts = 0u32;
+        if first < 8 && colons != 0 {
+            let mut f = first;
+            loop {
+                self.ends[f & 15] = base + colons.trailing_zeros() as usize;
+                cuts |= colons & colons.wrapping_neg();
                 colons &= colons - 1;
-                self.close(run, at);
-                if run.field == 8 {
+                f += 1;
+                if f == 8 || colons == 0 {
                     break;
                 }
             }
+            self.field = f;
         }
         // Colons left are in the comment.
-        run.acc |= u8::from(colons != 0) * class::COLON;
-        self.take(run, m, rest, base);
-    }
-
-    /// Gives the bytes of `range` (a mask of the block at `base`) to the
-    /// current field.
-    #[inline(always)]
-    fn take(&mut self, run: &mut Run, m: Masks32, range: u32, base: usize) {
-        let pipes = m.pipes & range;
-        run.pipes += pipes.count_ones();
-        if run.field == USED && pipes != 0 {
-            self.note_used(run, pipes, base);
-        }
-        // The rarer special bytes, one by one.
-        let mut others = m.others & range;
-        while others != 0 {
-            let b = self.line[base + others.trailing_zeros() as usize];
-            others &= others - 1;
-            run.acc |= CLASS[usize::from(b)];
-        }
-    }
-
-    /// Notes where the used source's first 3 pipes are; saves its reader
-    /// a search.
-    #[inline(always)]
-    fn note_used(&mut self, run: &Run, mut pipes: u32, base: usize) {
-        while pipes != 0 && self.used_n < 3 {
-            let at = base + pipes.trailing_zeros() as usize;
-            self.shape.used[self.used_n] = at - run.start;
-            self.used_n += 1;
+        self.bits[8] |= u8::from(colons != 0) * class::COLON;
+        // The field of the byte at `k`: the colons before it say.
+        let field_of =
+            |k: u32| first + (cuts & ((1u32 << k) - 1)).count_ones() as usize;
+        let mut pipes = m.pipes;
+        while pipes != 0 {
+            let k = pipes.trailing_zeros();
+            let f = field_of(k);
+            self.pipes[f & 15] += 1;
+            if f == USED && self.used_n < 3 {
+                // Saves the reader of the used source a search.
+                let start = self.ends[(USED - 1) & 15] + 1;
+                self.used[self.used_n & 3] = base + k as usize - start;
+                self.used_n += 1;
+            }
             pipes &= pipes - 1;
         }
-    }
-
-    /// The current field ends at `at`, a colon or the end of the line.
-    #[inline(always)]
-    fn close(&mut self, run: &mut Run, at: usize) {
-        let f = run.field.min(8);
-        self.fields[f] = &self.line[run.start..at];
-        self.shape.bits[f] =
-            run.acc | (u8::from(run.pipes != 0) * class::PIPE);
-        self.shape.pipes[f] = run.pipes.min(255) as u8;
-        *run = Run { field: f + 1, start: at + 1, acc: 0, pipes: 0 };
-    }
-
-    #[inline(always)]
-    fn finish(mut self, mut run: Run, high: bool) -> Split<'a> {
-        if run.field < 8 {
-            return Split::Short(run.field + 1);
+        let mut others = m.others;
+        while others != 0 {
+            let k = others.trailing_zeros();
+            let b = self.line[base + k as usize];
+            self.bits[field_of(k) & 15] |= CLASS[usize::from(b)];
+            others &= others - 1;
         }
-        self.close(&mut run, self.line.len());
-        self.shape.high = high;
-        if self.shape.bits[8] & class::COLON != 0 {
-            Split::Extra(self.fields, self.shape)
+    }
+
+    #[inline(always)]
+    fn finish(mut self, high: bool) -> Split<'a> {
+        if self.field < 8 {
+            return Split::Short(self.field + 1);
+        }
+        self.ends[8] = self.line.len();
+        let mut shape = Shape {
+            high,
+            used: [self.used[0], self.used[1], self.used[2]],
+            ..Shape::default()
+        };
+        let mut fields: [&[u8]; 9] = [b""; 9];
+        let mut start = 0;
+        for (f, field) in fields.iter_mut().enumerate() {
+            let pipes = self.pipes[f];
+            shape.bits[f] =
+                self.bits[f] | (u8::from(pipes != 0) * class::PIPE);
+            shape.pipes[f] = pipes.min(255) as u8;
+            *field = &self.line[start..self.ends[f]];
+            start = self.ends[f] + 1;
+        }
+        if shape.bits[8] & class::COLON != 0 {
+            Split::Extra(fields, shape)
         } else {
-            Split::Exact(self.fields, self.shape)
+            Split::Exact(fields, shape)
         }
     }
 }
@@ -527,7 +530,7 @@ mod avx2 {
         _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
     };
 
-    use super::{Cut, Masks32, Run, Split};
+    use super::{Cut, Masks32, Split};
 
     /// [`split`](super::split) 32 bytes at a time. The last bytes are
     /// read in place, as the last 32 of the line with the masks shifted
@@ -536,11 +539,10 @@ mod avx2 {
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX2, BMI1 and POPCNT.
-    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    /// The CPU must have AVX2, BMI1, BMI2 and POPCNT.
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     pub(super) unsafe fn split(line: &[u8]) -> Split<'_> {
         let mut cut = Cut::new(line);
-        let mut run = Run { field: 0, start: 0, acc: 0, pipes: 0 };
         let len = line.len();
         let ptr = line.as_ptr();
         let mut base = 0;
@@ -554,7 +556,7 @@ mod avx2 {
             // has no alignment requirement.
             let v = unsafe { _mm256_loadu_si256(ptr.add(base).cast()) };
             highs = _mm256_or_si256(highs, v);
-            cut.block(&mut run, masks(v), base);
+            cut.block(masks(v), base);
             base += 32;
         }
         if base < len {
@@ -582,10 +584,10 @@ mod avx2 {
                 highs = _mm256_or_si256(highs, v);
                 masks(v)
             };
-            cut.block(&mut run, m, base);
+            cut.block(m, base);
         }
         let high = _mm256_movemask_epi8(highs) != 0;
-        cut.finish(run, high)
+        cut.finish(high)
     }
 
     /// For the 32 bytes of `v`, a bit for each colon, for each pipe and
