@@ -208,8 +208,9 @@ impl<'c, W: Write> Table<'c, W> {
         let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            if let Some(Item::Record(rec)) = parser.line(line, msgs) {
-                self.row(name, &rec).map_err(Failure::Write)?;
+            // By reference: moving the record out would copy it.
+            if let Some(Item::Record(ref rec)) = parser.line(line, msgs) {
+                self.row(name, rec).map_err(Failure::Write)?;
             } else if parser.is_rejected() {
                 return Ok(());
             }
@@ -310,9 +311,9 @@ impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
         batch.lines.each(|line| {
             let item = self.parser.line(line, &mut batch.diagnostics);
-            if let Some(Item::Record(rec)) = item {
+            if let Some(Item::Record(ref rec)) = item {
                 // Writing into a Vec cannot fail.
-                let _ = self.table.row(self.name, &rec);
+                let _ = self.table.row(self.name, rec);
             }
         });
         self.table.wtr.swap_rows(&mut batch.out);

@@ -723,14 +723,15 @@ pub struct Record<'a> {
 impl<'a> Record<'a> {
     /// A record of already split fields and the board its position gave
     /// (`None` when empty or unparsable).
+    #[inline(always)]
     pub(crate) fn new(
         line: Line<'a>,
-        fields: [&'a [u8]; 9],
-        shape: Shape,
+        fields: &[&'a [u8]; 9],
+        shape: &Shape,
         men: Option<Men>,
     ) -> Record<'a> {
         let escapes = shape.all() & class::BACKSLASH != 0;
-        Record { line, fields, shape, men, escapes }
+        Record { line, fields: *fields, shape: *shape, men, escapes }
     }
 
     /// The [`class`] bits of the special bytes in `field`.
