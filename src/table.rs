@@ -14,7 +14,8 @@ use crate::msg::{Messages, Report};
 use crate::output::{self, CsvWriter};
 use crate::par::{self, Batch, Work};
 use crate::pbi::{
-    self, class, escape, list, trim, Field, Item, Parser, Record, Subfields,
+    self, class, escape, list, swar, trim, Field, Item, Parser, Record,
+    Subfields,
 };
 
 /// A column of the CSV output.
@@ -454,7 +455,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         scratch: &mut Vec<u8>,
     ) -> Cell<'r> {
         let escaped = self.rec.bits(field) & class::BACKSLASH != 0;
-        if self.raw || !escaped || memchr::memchr(b'\\', raw).is_none() {
+        if self.raw || !escaped || swar::find(raw, b'\\', 0).is_none() {
             return self.slice(field, raw);
         }
         escape::decode_into(raw, scratch);
@@ -495,7 +496,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         let rec = self.rec;
         join(list(raw), scratch, |item, out| {
             rec.decode_into(item, out);
-            let pipes = item.iter().filter(|&&b| b == b'|').count();
+            let pipes = swar::count(item, b'|');
             for _ in pipes..3 {
                 out.push(b'|');
             }

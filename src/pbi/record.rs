@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::escape;
+use super::{escape, swar};
 use crate::board::Board;
 use crate::gbr::Men;
 use crate::lines::Line;
@@ -699,7 +699,7 @@ fn used_subfields<'a>(field: &'a [u8], shape: &Shape) -> Subfields<'a> {
 /// The items of a `;` list: each trimmed of spaces and tabs (before
 /// decoding, so an escaped space stays), empty items dropped.
 pub fn list(field: &[u8]) -> impl Iterator<Item = &[u8]> {
-    field.split(|&b| b == b';').map(trim).filter(|item| !item.is_empty())
+    swar::split(field, b';').map(trim).filter(|item| !item.is_empty())
 }
 
 /// `s` without leading and trailing spaces and tabs.
