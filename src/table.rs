@@ -7,6 +7,7 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+use crate::board::Board;
 use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
@@ -405,8 +406,10 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
                 Cell::Scratch
             }
             Column::Fen => {
-                if let Some(board) = rec.board() {
-                    board.write_fen(scratch);
+                // The men are there exactly when the position parses:
+                // its FEN is then written from the string itself.
+                if rec.men().is_some() {
+                    Board::write_fen_of(rec.position(), scratch);
                 }
                 Cell::Scratch
             }
