@@ -403,7 +403,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             Column::File => Cell::Check(self.name.as_bytes()),
             Column::Line => {
                 output::push_decimal(scratch, rec.number());
-                Cell::Scratch
+                self.made()
             }
             Column::Fen => {
                 // The men are there exactly when the position parses:
@@ -411,7 +411,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
                 if rec.men().is_some() {
                     Board::write_fen_of(rec.position(), scratch);
                 }
-                Cell::Scratch
+                self.made()
             }
             Column::Gbr => {
                 // Only a board with one king a side and at most 8 pawns a
@@ -421,14 +421,26 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
                         men.write_code(scratch);
                     }
                 }
-                Cell::Scratch
+                self.made()
             }
             Column::Pieces => {
                 if let Some(men) = rec.men() {
                     write_pieces(men, scratch);
                 }
-                Cell::Scratch
+                self.made()
             }
+        }
+    }
+
+    /// A value made in the scratch buffer of letters, digits, `/`, `.`
+    /// and `+` (a FEN, a GBR code, a count, a line number): plain unless
+    /// the delimiter is one of those, which it is not when it has a
+    /// [`class`].
+    fn made(&self) -> Cell<'r> {
+        if self.quote_bits.is_some() {
+            Cell::ScratchPlain
+        } else {
+            Cell::Scratch
         }
     }
 
