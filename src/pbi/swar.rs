@@ -19,6 +19,16 @@ fn matches(word: u64, b: u8) -> u64 {
     !(((x & LOW7) + LOW7) | x | LOW7)
 }
 
+/// The top bit of the first byte of `word` that is `b`, and perhaps of
+/// bytes after it, but of none before it: enough to find the first, with
+/// three operations fewer than [`matches`]. A borrow only runs upwards,
+/// from a byte that matched.
+#[inline(always)]
+fn first_match(word: u64, b: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(b));
+    x.wrapping_sub(ONES) & !x & !LOW7
+}
+
 /// The 8 bytes of `s` from `at` (fewer at its end, then zeros after them)
 /// as a little-endian word: byte `at` is the lowest. `at < s.len()`.
 #[inline(always)]
@@ -41,7 +51,7 @@ fn word(s: &[u8], at: usize) -> u64 {
 pub(crate) fn find(s: &[u8], b: u8, from: usize) -> Option<usize> {
     let mut at = from;
     while at < s.len() {
-        let m = matches(word(s, at), b);
+        let m = first_match(word(s, at), b);
         if m != 0 {
             return Some(at + (m.trailing_zeros() / 8) as usize);
         }
