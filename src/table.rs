@@ -267,37 +267,41 @@ impl<'c, W: Write> Table<'c, W> {
         if self.defaults {
             // The usual case, written out column by column: each value is
             // then known at compile time, with no dispatch per column.
-            self.cell(&row, Column::Authors);
-            self.cell(&row, Column::Position);
-            self.cell(&row, Column::Stipulation);
-            self.cell(&row, Column::SourceNr);
-            self.cell(&row, Column::SourceTitle);
-            self.cell(&row, Column::SourceDate);
-            self.cell(&row, Column::SourcePage);
-            self.cell(&row, Column::References);
-            self.cell(&row, Column::Awards);
-            self.cell(&row, Column::Keymove);
-            self.cell(&row, Column::Status);
-            self.cell(&row, Column::Comment);
-        } else {
-            for &column in &self.config.columns {
-                self.cell(&row, column);
+            // Only the first needs to ask whether it is the first.
+            self.cell::<false>(&row, Column::Authors);
+            self.cell::<true>(&row, Column::Position);
+            self.cell::<true>(&row, Column::Stipulation);
+            self.cell::<true>(&row, Column::SourceNr);
+            self.cell::<true>(&row, Column::SourceTitle);
+            self.cell::<true>(&row, Column::SourceDate);
+            self.cell::<true>(&row, Column::SourcePage);
+            self.cell::<true>(&row, Column::References);
+            self.cell::<true>(&row, Column::Awards);
+            self.cell::<true>(&row, Column::Keymove);
+            self.cell::<true>(&row, Column::Status);
+            self.cell::<true>(&row, Column::Comment);
+        } else if let Some((&first, rest)) = self.config.columns.split_first()
+        {
+            self.cell::<false>(&row, first);
+            for &column in rest {
+                self.cell::<true>(&row, column);
             }
         }
         self.wtr.end_row()
     }
 
-    /// Writes the value of one column.
+    /// Writes the value of one column; `NEXT` when the row has a field
+    /// already.
     #[inline(always)]
-    fn cell(&mut self, row: &Row<'_, '_>, column: Column) {
+    fn cell<const NEXT: bool>(&mut self, row: &Row<'_, '_>, column: Column) {
         self.scratch.clear();
         match row.value(column, &mut self.scratch) {
-            Cell::Plain(bytes) => self.wtr.field_plain(bytes),
-            Cell::Check(bytes) => self.wtr.field(bytes),
-            Cell::Scratch => self.wtr.field(&self.scratch),
-            Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
-            Cell::Quoted(bytes) => self.wtr.field_quoted(bytes),
-            Cell::ScratchQuoted => self.wtr.field_quoted(&self.scratch),
+            Cell::Plain(bytes) => self.wtr.plain_of::<NEXT>(bytes),
+            Cell::Check(bytes) => self.wtr.field_of::<NEXT>(bytes),
+            Cell::Scratch => self.wtr.field_of::<NEXT>(&self.scratch),
+            Cell::ScratchPlain => self.wtr.plain_of::<NEXT>(&self.scratch),
+            Cell::Quoted(bytes) => self.wtr.quoted_of::<NEXT>(bytes),
+            Cell::ScratchQuoted => self.wtr.quoted_of::<NEXT>(&self.scratch),
         }
     }
 }
