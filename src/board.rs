@@ -471,6 +471,34 @@ impl Board {
         }
     }
 
+    /// Appends the FEN board field of `s`, a board string that parses,
+    /// without building the board: what `Board::parse(s)?.write_fen(out)`
+    /// writes. A string that parses has its ranks in FEN's order already,
+    /// so only its knights (`S`) and runs of digits (`44`) differ.
+    pub fn write_fen_of(s: &[u8], out: &mut Vec<u8>) {
+        debug_assert!(Board::parse(s).is_ok());
+        out.reserve(s.len());
+        let mut empty = 0;
+        for &b in s {
+            if b.is_ascii_digit() {
+                empty += b - b'0';
+                continue;
+            }
+            if empty > 0 {
+                out.push(b'0' + empty);
+                empty = 0;
+            }
+            out.push(match b {
+                b'S' => b'N',
+                b's' => b'n',
+                _ => b,
+            });
+        }
+        if empty > 0 {
+            out.push(b'0' + empty);
+        }
+    }
+
     /// The FEN board field as a `String`.
     pub fn fen(&self) -> String {
         let mut out = Vec::with_capacity(72);
@@ -485,6 +513,45 @@ mod tests {
     use super::*;
 
     const OPENING: &[u8] = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+    #[test]
+    fn fen_of_a_string_agrees_with_the_board() {
+        const MEN: &[u8] = b"QRBNSPKqrbnspk";
+        let mut rng = crate::testing::Rng::new(17);
+        for _ in 0..20_000 {
+            let mut s = vec![];
+            for rank in 0..8 {
+                if rank > 0 {
+                    s.push(b'/');
+                }
+                let mut empty = 0;
+                for _ in 0..8 {
+                    if rng.below(3) == 0 {
+                        // A run of empty squares, written in one digit or
+                        // in several.
+                        while empty > 0 {
+                            let d = 1 + rng.below(empty);
+                            s.push(b'0' + d as u8);
+                            empty -= d;
+                        }
+                        s.push(MEN[rng.below(MEN.len())]);
+                    } else {
+                        empty += 1;
+                    }
+                }
+                while empty > 0 {
+                    let d = 1 + rng.below(empty);
+                    s.push(b'0' + d as u8);
+                    empty -= d;
+                }
+            }
+            let mut want = vec![];
+            Board::parse(&s).unwrap().write_fen(&mut want);
+            let mut got = b"x".to_vec();
+            Board::write_fen_of(&s, &mut got);
+            assert_eq!(got[1..], want[..], "{}", String::from_utf8_lossy(&s));
+        }
+    }
 
     fn kind(s: &[u8]) -> BoardErrorKind {
         Board::parse(s).unwrap_err().kind

@@ -104,13 +104,34 @@ impl<W: Write> CsvWriter<W> {
         self.row_start = 0;
     }
 
-    /// Appends one field to the current row.
-    #[inline]
-    pub fn field(&mut self, field: &[u8]) {
+    /// Appends the delimiter before a field, unless it is the row's first,
+    /// and counts it; `NEXT` says that the row has a field already, so
+    /// that there is nothing to test or count (the one-empty-field rule of
+    /// [`CsvWriter::end_row`] only needs to know about a first field).
+    #[inline(always)]
+    fn separate<const NEXT: bool>(&mut self) {
+        if NEXT {
+            debug_assert!(self.fields > 0);
+            self.buf.push(self.delimiter);
+            return;
+        }
         if self.fields > 0 {
             self.buf.push(self.delimiter);
         }
         self.fields += 1;
+    }
+
+    /// Appends one field to the current row.
+    #[inline]
+    pub fn field(&mut self, field: &[u8]) {
+        self.field_of::<false>(field);
+    }
+
+    /// [`CsvWriter::field`], or with `NEXT` for a row that has a field
+    /// already: the caller knows, and there is nothing to test or count.
+    #[inline(always)]
+    pub fn field_of<const NEXT: bool>(&mut self, field: &[u8]) {
+        self.separate::<NEXT>();
         if self.needs_quotes(field) {
             self.quoted(field);
         } else {
@@ -121,11 +142,14 @@ impl<W: Write> CsvWriter<W> {
     /// Appends one field that the caller knows needs no quotes.
     #[inline]
     pub fn field_plain(&mut self, field: &[u8]) {
+        self.plain_of::<false>(field);
+    }
+
+    /// [`CsvWriter::field_plain`], `NEXT` as for [`CsvWriter::field_of`].
+    #[inline(always)]
+    pub fn plain_of<const NEXT: bool>(&mut self, field: &[u8]) {
         debug_assert!(!self.needs_quotes(field));
-        if self.fields > 0 {
-            self.buf.push(self.delimiter);
-        }
-        self.fields += 1;
+        self.separate::<NEXT>();
         self.buf.extend_from_slice(field);
     }
 
@@ -133,11 +157,14 @@ impl<W: Write> CsvWriter<W> {
     /// delimiter) and holds no `"`.
     #[inline]
     pub fn field_quoted(&mut self, field: &[u8]) {
+        self.quoted_of::<false>(field);
+    }
+
+    /// [`CsvWriter::field_quoted`], `NEXT` as for [`CsvWriter::field_of`].
+    #[inline(always)]
+    pub fn quoted_of<const NEXT: bool>(&mut self, field: &[u8]) {
         debug_assert!(self.needs_quotes(field) && !field.contains(&b'"'));
-        if self.fields > 0 {
-            self.buf.push(self.delimiter);
-        }
-        self.fields += 1;
+        self.separate::<NEXT>();
         self.buf.push(b'"');
         self.buf.extend_from_slice(field);
         self.buf.push(b'"');

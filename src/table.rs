@@ -7,6 +7,7 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+use crate::board::Board;
 use crate::gbr;
 use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
@@ -14,7 +15,8 @@ use crate::msg::{Messages, Report};
 use crate::output::{self, CsvWriter};
 use crate::par::{self, Batch, Work};
 use crate::pbi::{
-    self, class, escape, list, trim, Field, Item, Parser, Record, Subfields,
+    self, class, escape, list, swar, trim, Field, Item, Parser, Record,
+    Subfields,
 };
 
 /// A column of the CSV output.
@@ -208,8 +210,9 @@ impl<'c, W: Write> Table<'c, W> {
         let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            if let Some(Item::Record(rec)) = parser.line(line, msgs) {
-                self.row(name, &rec).map_err(Failure::Write)?;
+            // By reference: moving the record out would copy it.
+            if let Some(Item::Record(ref rec)) = parser.line(line, msgs) {
+                self.row(name, rec).map_err(Failure::Write)?;
             } else if parser.is_rejected() {
                 return Ok(());
             }
@@ -264,37 +267,41 @@ impl<'c, W: Write> Table<'c, W> {
         if self.defaults {
             // The usual case, written out column by column: each value is
             // then known at compile time, with no dispatch per column.
-            self.cell(&row, Column::Authors);
-            self.cell(&row, Column::Position);
-            self.cell(&row, Column::Stipulation);
-            self.cell(&row, Column::SourceNr);
-            self.cell(&row, Column::SourceTitle);
-            self.cell(&row, Column::SourceDate);
-            self.cell(&row, Column::SourcePage);
-            self.cell(&row, Column::References);
-            self.cell(&row, Column::Awards);
-            self.cell(&row, Column::Keymove);
-            self.cell(&row, Column::Status);
-            self.cell(&row, Column::Comment);
-        } else {
-            for &column in &self.config.columns {
-                self.cell(&row, column);
+            // Only the first needs to ask whether it is the first.
+            self.cell::<false>(&row, Column::Authors);
+            self.cell::<true>(&row, Column::Position);
+            self.cell::<true>(&row, Column::Stipulation);
+            self.cell::<true>(&row, Column::SourceNr);
+            self.cell::<true>(&row, Column::SourceTitle);
+            self.cell::<true>(&row, Column::SourceDate);
+            self.cell::<true>(&row, Column::SourcePage);
+            self.cell::<true>(&row, Column::References);
+            self.cell::<true>(&row, Column::Awards);
+            self.cell::<true>(&row, Column::Keymove);
+            self.cell::<true>(&row, Column::Status);
+            self.cell::<true>(&row, Column::Comment);
+        } else if let Some((&first, rest)) = self.config.columns.split_first()
+        {
+            self.cell::<false>(&row, first);
+            for &column in rest {
+                self.cell::<true>(&row, column);
             }
         }
         self.wtr.end_row()
     }
 
-    /// Writes the value of one column.
+    /// Writes the value of one column; `NEXT` when the row has a field
+    /// already.
     #[inline(always)]
-    fn cell(&mut self, row: &Row<'_, '_>, column: Column) {
+    fn cell<const NEXT: bool>(&mut self, row: &Row<'_, '_>, column: Column) {
         self.scratch.clear();
         match row.value(column, &mut self.scratch) {
-            Cell::Plain(bytes) => self.wtr.field_plain(bytes),
-            Cell::Check(bytes) => self.wtr.field(bytes),
-            Cell::Scratch => self.wtr.field(&self.scratch),
-            Cell::ScratchPlain => self.wtr.field_plain(&self.scratch),
-            Cell::Quoted(bytes) => self.wtr.field_quoted(bytes),
-            Cell::ScratchQuoted => self.wtr.field_quoted(&self.scratch),
+            Cell::Plain(bytes) => self.wtr.plain_of::<NEXT>(bytes),
+            Cell::Check(bytes) => self.wtr.field_of::<NEXT>(bytes),
+            Cell::Scratch => self.wtr.field_of::<NEXT>(&self.scratch),
+            Cell::ScratchPlain => self.wtr.plain_of::<NEXT>(&self.scratch),
+            Cell::Quoted(bytes) => self.wtr.quoted_of::<NEXT>(bytes),
+            Cell::ScratchQuoted => self.wtr.quoted_of::<NEXT>(&self.scratch),
         }
     }
 }
@@ -310,9 +317,9 @@ impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
         batch.lines.each(|line| {
             let item = self.parser.line(line, &mut batch.diagnostics);
-            if let Some(Item::Record(rec)) = item {
+            if let Some(Item::Record(ref rec)) = item {
                 // Writing into a Vec cannot fail.
-                let _ = self.table.row(self.name, &rec);
+                let _ = self.table.row(self.name, rec);
             }
         });
         self.table.wtr.swap_rows(&mut batch.out);
@@ -400,13 +407,15 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             Column::File => Cell::Check(self.name.as_bytes()),
             Column::Line => {
                 output::push_decimal(scratch, rec.number());
-                Cell::Scratch
+                self.made()
             }
             Column::Fen => {
-                if let Some(board) = rec.board() {
-                    board.write_fen(scratch);
+                // The men are there exactly when the position parses:
+                // its FEN is then written from the string itself.
+                if rec.men().is_some() {
+                    Board::write_fen_of(rec.position(), scratch);
                 }
-                Cell::Scratch
+                self.made()
             }
             Column::Gbr => {
                 // Only a board with one king a side and at most 8 pawns a
@@ -416,14 +425,26 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
                         men.write_code(scratch);
                     }
                 }
-                Cell::Scratch
+                self.made()
             }
             Column::Pieces => {
                 if let Some(men) = rec.men() {
                     write_pieces(men, scratch);
                 }
-                Cell::Scratch
+                self.made()
             }
+        }
+    }
+
+    /// A value made in the scratch buffer of letters, digits, `/`, `.`
+    /// and `+` (a FEN, a GBR code, a count, a line number): plain unless
+    /// the delimiter is one of those, which it is not when it has a
+    /// [`class`].
+    fn made(&self) -> Cell<'r> {
+        if self.quote_bits.is_some() {
+            Cell::ScratchPlain
+        } else {
+            Cell::Scratch
         }
     }
 
@@ -453,7 +474,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         scratch: &mut Vec<u8>,
     ) -> Cell<'r> {
         let escaped = self.rec.bits(field) & class::BACKSLASH != 0;
-        if self.raw || !escaped || memchr::memchr(b'\\', raw).is_none() {
+        if self.raw || !escaped || swar::find(raw, b'\\', 0).is_none() {
             return self.slice(field, raw);
         }
         escape::decode_into(raw, scratch);
@@ -494,7 +515,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         let rec = self.rec;
         join(list(raw), scratch, |item, out| {
             rec.decode_into(item, out);
-            let pipes = item.iter().filter(|&&b| b == b'|').count();
+            let pipes = swar::count(item, b'|');
             for _ in pipes..3 {
                 out.push(b'|');
             }

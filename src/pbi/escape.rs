@@ -6,7 +6,14 @@
 
 use std::borrow::Cow;
 
-use memchr::memchr;
+use super::swar;
+
+/// Where the first `\` in `s` is: fields are short, and a word loop
+/// beats memchr's set-up on them.
+#[inline]
+fn backslash(s: &[u8]) -> Option<usize> {
+    swar::find(s, b'\\', 0)
+}
 
 /// The value of an ASCII hex digit.
 #[inline]
@@ -41,7 +48,7 @@ fn push_code_point(out: &mut Vec<u8>, cp: u8) {
 /// Appends `raw` with its escapes decoded to `out`.
 pub fn decode_into(raw: &[u8], out: &mut Vec<u8>) {
     let mut rest = raw;
-    while let Some(i) = memchr(b'\\', rest) {
+    while let Some(i) = backslash(rest) {
         out.extend_from_slice(&rest[..i]);
         rest = &rest[i..];
         match escape_at(rest) {
@@ -60,7 +67,7 @@ pub fn decode_into(raw: &[u8], out: &mut Vec<u8>) {
 
 /// `raw` with its escapes decoded; borrowed (no copy) when it has no `\`.
 pub fn decode(raw: &[u8]) -> Cow<'_, [u8]> {
-    if memchr(b'\\', raw).is_none() {
+    if backslash(raw).is_none() {
         return Cow::Borrowed(raw);
     }
     let mut out = Vec::with_capacity(raw.len());
@@ -74,7 +81,7 @@ pub fn first_bad(raw: &[u8]) -> Option<(usize, usize)> {
     let mut first = None;
     let mut count = 0;
     let mut at = 0;
-    while let Some(i) = memchr(b'\\', &raw[at..]) {
+    while let Some(i) = backslash(&raw[at..]) {
         let pos = at + i;
         if escape_at(&raw[pos..]).is_some() {
             at = pos + 4;
