@@ -78,18 +78,26 @@ pub struct Men {
 struct ByteClass {
     /// Adds to the 8-bit lanes of two counters: word 0 counts White's men
     /// (lanes 0-5, [`Kind`] order), the slashes (lane 6) and the bytes
-    /// that cannot be in a board (lane 7); word 1 counts Black's men. Two
-    /// words rather than one `u128`: no carry chain between them.
+    /// that cannot be in a board (lane 7); word 1 counts Black's men
+    /// (lanes 0-5) and, in its top 16 bits, the squares covered in the
+    /// current rank: what the byte covers, and for a slash minus the
+    /// rank's 8 (wrapping). Two words rather than one `u128`: no carry
+    /// chain between them.
     lanes: [u64; 2],
-    /// The squares the byte covers; a slash takes back the rank's 8.
-    squares: i32,
-    /// All ones for a slash, so that the squares so far can be checked
-    /// without a branch.
-    slash: i32,
+    /// For a slash, the squares' 16 bits, so that the squares so far can
+    /// be checked without a branch (they must be back to 0); else 0.
+    slash: u64,
 }
 
 const LANE_SLASH: u32 = 6;
 const LANE_BAD: u32 = 7;
+/// Where the squares are in word 1 of [`ByteClass::lanes`].
+const SQUARES_SHIFT: u32 = 48;
+
+/// What a byte covering `n` squares adds to word 1.
+const fn squares(n: i64) -> u64 {
+    (n as u64) << SQUARES_SHIFT
+}
 
 /// The longest board string that can parse: 64 one-square bytes and 7
 /// slashes. No lane of a string this short can overflow.
@@ -98,19 +106,17 @@ const LONGEST_BOARD: usize = 71;
 const BYTE_CLASSES: [ByteClass; 256] = byte_classes();
 
 const fn byte_classes() -> [ByteClass; 256] {
-    let bad =
-        ByteClass { lanes: [1 << (8 * LANE_BAD), 0], squares: 1, slash: 0 };
+    let bad = ByteClass { lanes: [1 << (8 * LANE_BAD), squares(1)], slash: 0 };
     let mut t = [bad; 256];
     let mut d = b'1';
     while d <= b'8' {
         t[d as usize] =
-            ByteClass { lanes: [0, 0], squares: (d - b'0') as i32, slash: 0 };
+            ByteClass { lanes: [0, squares((d - b'0') as i64)], slash: 0 };
         d += 1;
     }
     t[b'/' as usize] = ByteClass {
-        lanes: [1 << (8 * LANE_SLASH), 0],
-        squares: -8,
-        slash: -1,
+        lanes: [1 << (8 * LANE_SLASH), squares(-8)],
+        slash: squares(-1),
     };
     let letters = [b"QRBNPK", b"QRBSPK"];
     let mut k = 0;
@@ -120,9 +126,9 @@ const fn byte_classes() -> [ByteClass; 256] {
             let upper = letters[l][k];
             let lane = 1 << (8 * k);
             t[upper as usize] =
-                ByteClass { lanes: [lane, 0], squares: 1, slash: 0 };
+                ByteClass { lanes: [lane, squares(1)], slash: 0 };
             t[upper.to_ascii_lowercase() as usize] =
-                ByteClass { lanes: [0, lane], squares: 1, slash: 0 };
+                ByteClass { lanes: [0, lane + squares(1)], slash: 0 };
             l += 1;
         }
         k += 1;
@@ -149,25 +155,25 @@ impl Men {
     ///
     /// The loop has no branch per byte and keeps its counts in registers:
     /// two 64-bit adds per byte count each kind of man, the slashes and
-    /// the bad bytes in 8-bit lanes, and a third sum follows the squares
-    /// covered in the current rank, which must be 8 at each slash.
+    /// the bad bytes in 8-bit lanes, and in the top bits of the second
+    /// sum the squares covered in the current rank, which must be 8 at
+    /// each slash.
     #[inline]
     pub fn scan(s: &[u8]) -> Option<Men> {
         if s.len() > LONGEST_BOARD {
             return None;
         }
-        let (mut white, mut black) = (0u64, 0u64);
-        let (mut squares, mut bad) = (0i32, 0i32);
+        let (mut white, mut black, mut bad) = (0u64, 0u64, 0u64);
         for &b in s {
             let class = &BYTE_CLASSES[b as usize];
             white += class.lanes[0];
-            black += class.lanes[1];
-            squares += class.squares;
-            bad |= squares & class.slash;
+            // The squares, in the top bits, wrap below 0.
+            black = black.wrapping_add(class.lanes[1]);
+            bad |= black & class.slash;
         }
         let lane = |word: u64, i: u32| (word >> (8 * i)) as u8;
         if bad != 0
-            || squares != 8
+            || black >> SQUARES_SHIFT != 8
             || lane(white, LANE_SLASH) != 7
             || lane(white, LANE_BAD) != 0
         {

@@ -15,8 +15,7 @@ use crate::msg::{Messages, Report};
 use crate::output::{self, CsvWriter};
 use crate::par::{self, Batch, Work};
 use crate::pbi::{
-    self, class, escape, list, swar, trim, Field, Item, Parser, Record,
-    Subfields,
+    self, class, escape, swar, trim, Field, Item, Parser, Record, Subfields,
 };
 
 /// A column of the CSV output.
@@ -513,9 +512,13 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
         // rejoining at the first three `|` gives the item back, and no
         // escape holds a raw `|`.
         let rec = self.rec;
-        join(list(raw), scratch, |item, out| {
+        // The items as `list` gives them, with their pipes (which
+        // trimming keeps).
+        let items = swar::split_counting(raw, b';', b'|')
+            .map(|(item, pipes)| (trim(item), pipes))
+            .filter(|(item, _)| !item.is_empty());
+        join(items, scratch, |(item, pipes), out| {
             rec.decode_into(item, out);
-            let pipes = swar::count(item, b'|');
             for _ in pipes..3 {
                 out.push(b'|');
             }

@@ -333,9 +333,8 @@ impl Parser {
             }
             // Nearly always every item has its 3 `|`: one quick pass
             // says so, and only otherwise are the items counted out.
-            let ok = swar::split(fields[f], b';').all(|item| {
-                swar::count(item, b'|') == 3 || trim(item).is_empty()
-            });
+            let ok = swar::split_counting(fields[f], b';', b'|')
+                .all(|(item, pipes)| pipes == 3 || trim(item).is_empty());
             if ok {
                 continue;
             }

@@ -60,18 +60,6 @@ pub(crate) fn find(s: &[u8], b: u8, from: usize) -> Option<usize> {
     None
 }
 
-/// How many `b` `s` holds. `b` is not 0.
-#[inline]
-pub(crate) fn count(s: &[u8], b: u8) -> usize {
-    let mut n = 0;
-    let mut at = 0;
-    while at < s.len() {
-        n += matches(word(s, at), b).count_ones() as usize;
-        at += 8;
-    }
-    n
-}
-
 /// The parts of `s` between the `sep` bytes, as `s.split(|&c| c == sep)`
 /// gives them. `sep` is not 0.
 #[inline]
@@ -110,6 +98,56 @@ impl<'a> Iterator for Split<'a> {
     }
 }
 
+/// The parts of `s` between the `sep` bytes, as [`split`] gives them,
+/// each with how many `b` it holds: one pass where a split and a count
+/// make two. Neither `sep` nor `b` is 0.
+#[inline]
+pub(crate) fn split_counting(s: &[u8], sep: u8, b: u8) -> SplitCounting<'_> {
+    SplitCounting { s, start: 0, done: false, sep, b }
+}
+
+/// The iterator of [`split_counting`].
+#[derive(Clone, Debug)]
+pub(crate) struct SplitCounting<'a> {
+    s: &'a [u8],
+    start: usize,
+    done: bool,
+    sep: u8,
+    b: u8,
+}
+
+impl<'a> Iterator for SplitCounting<'a> {
+    type Item = (&'a [u8], usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(&'a [u8], usize)> {
+        if self.done {
+            return None;
+        }
+        let (s, start) = (self.s, self.start);
+        let mut n = 0;
+        let mut at = start;
+        while at < s.len() {
+            let w = word(s, at);
+            let m = matches(w, self.b);
+            let seps = first_match(w, self.sep);
+            if seps != 0 {
+                // The bytes before the separator, whose top bit is the
+                // lowest of `seps`.
+                let before = (seps & seps.wrapping_neg()) - 1;
+                n += (m & before).count_ones() as usize;
+                let end = at + (seps.trailing_zeros() / 8) as usize;
+                self.start = end + 1;
+                return Some((&s[start..end], n));
+            }
+            n += m.count_ones() as usize;
+            at += 8;
+        }
+        self.done = true;
+        Some((&s[start..], n))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,8 +161,6 @@ mod tests {
                 let s: Vec<u8> =
                     (0..len).map(|_| BYTES[rng.below(BYTES.len())]).collect();
                 for b in [b';', b'|', b'\\'] {
-                    let n = s.iter().filter(|&&c| c == b).count();
-                    assert_eq!(count(&s, b), n, "{s:?}");
                     for from in 0..=len {
                         let want = s[from..]
                             .iter()
@@ -135,6 +171,19 @@ mod tests {
                     let want: Vec<&[u8]> = s.split(|&c| c == b).collect();
                     let got: Vec<&[u8]> = split(&s, b).collect();
                     assert_eq!(got, want, "{s:?}");
+                    for c in [b';', b'|', b'\\'] {
+                        let want: Vec<(&[u8], usize)> = s
+                            .split(|&x| x == b)
+                            .map(|part| {
+                                (
+                                    part,
+                                    part.iter().filter(|&&x| x == c).count(),
+                                )
+                            })
+                            .collect();
+                        let got: Vec<_> = split_counting(&s, b, c).collect();
+                        assert_eq!(got, want, "{s:?}");
+                    }
                 }
             }
         }
