@@ -23,7 +23,7 @@ inputs never pay for them.
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
 use crate::input::Failure;
@@ -467,13 +467,24 @@ impl<W: Work> Pool<W> {
     }
 }
 
-/// The channels to the workers, and which worker holds each batch in
-/// flight, oldest first.
+/// The channels to and from the workers, and the batches in flight.
+///
+/// The workers share one queue: whichever is free takes the next batch,
+/// so that one slow batch (or a worker the system gave its core to the
+/// reading thread for a while) holds up no other worker. Batches come
+/// back in any order and are put back in input order here.
 struct Order {
-    to: Vec<mpsc::SyncSender<Batch>>,
-    from: Vec<mpsc::Receiver<Batch>>,
-    pending: VecDeque<usize>,
-    next: usize,
+    /// The queue of batches to work on, each with its place in the input.
+    to: mpsc::SyncSender<(u64, Batch)>,
+    /// The batches worked on, in the order they were finished.
+    from: mpsc::Receiver<(u64, Batch)>,
+    /// The batches in flight from the oldest on: those back already.
+    back: VecDeque<Option<Batch>>,
+    /// The place of the oldest batch in flight, and of the next sent.
+    oldest: u64,
+    next: u64,
+    /// How many batches may be in flight.
+    limit: usize,
 }
 
 impl Order {
@@ -482,45 +493,51 @@ impl Order {
         scope: &'scope thread::Scope<'scope, '_>,
         workers: Vec<W>,
     ) -> Order {
-        let mut to = vec![];
-        let mut from = vec![];
+        let limit = IN_FLIGHT * workers.len();
+        let (to, queue) = mpsc::sync_channel::<(u64, Batch)>(limit);
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, from) = mpsc::channel();
         for mut worker in workers {
-            let (send_work, take_work) =
-                mpsc::sync_channel::<Batch>(IN_FLIGHT);
-            let (send_done, take_done) = mpsc::sync_channel(IN_FLIGHT);
-            scope.spawn(move || {
-                for mut batch in take_work {
-                    worker.work(&mut batch);
-                    if send_done.send(batch).is_err() {
-                        break;
-                    }
+            let (queue, done) = (Arc::clone(&queue), done.clone());
+            scope.spawn(move || loop {
+                // The lock is held while waiting: the other workers wait
+                // for it instead of for the queue.
+                let next = queue.lock().map(|queue| queue.recv());
+                let Ok(Ok((place, mut batch))) = next else { break };
+                worker.work(&mut batch);
+                if done.send((place, batch)).is_err() {
+                    break;
                 }
             });
-            to.push(send_work);
-            from.push(take_done);
         }
-        Order { to, from, pending: VecDeque::new(), next: 0 }
+        Order { to, from, back: VecDeque::new(), oldest: 0, next: 0, limit }
     }
 
-    /// Sends `batch` to the next worker; first takes back the oldest batch
-    /// if every worker's hands are full, and returns it.
+    /// Sends `batch` to the workers; first takes back the oldest batch if
+    /// as many as may be are in flight, and returns it.
     fn send(&mut self, batch: Batch) -> Option<Batch> {
-        let done = if self.pending.len() == IN_FLIGHT * self.to.len() {
-            self.take()
-        } else {
-            None
-        };
-        let w = self.next;
-        self.next = (w + 1) % self.to.len();
-        self.to[w].send(batch).expect("a worker thread stopped early");
-        self.pending.push_back(w);
+        let full = self.next - self.oldest == self.limit as u64;
+        let done = if full { self.take() } else { None };
+        self.to
+            .send((self.next, batch))
+            .expect("a worker thread stopped early");
+        self.back.push_back(None);
+        self.next += 1;
         done
     }
 
-    /// The oldest batch in flight, once its worker is done with it.
+    /// The oldest batch in flight, once a worker is done with it.
     fn take(&mut self) -> Option<Batch> {
-        let w = self.pending.pop_front()?;
-        Some(self.from[w].recv().expect("a worker thread stopped early"))
+        if self.oldest == self.next {
+            return None;
+        }
+        while self.back.front().is_some_and(Option::is_none) {
+            let (place, batch) =
+                self.from.recv().expect("a worker thread stopped early");
+            self.back[(place - self.oldest) as usize] = Some(batch);
+        }
+        self.oldest += 1;
+        self.back.pop_front().flatten()
     }
 }
 
