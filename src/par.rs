@@ -644,6 +644,40 @@ mod tests {
         }
     }
 
+    /// [`Upper`], slow on some batches, so that later ones come back
+    /// first.
+    struct Uneven;
+
+    impl Work for Uneven {
+        fn work(&mut self, batch: &mut Batch) {
+            if batch.lines.first % 3 == 1 {
+                thread::sleep(std::time::Duration::from_millis(3));
+            }
+            Upper.work(batch);
+        }
+    }
+
+    #[test]
+    fn batches_finished_out_of_order_are_emitted_in_order() {
+        let input: String = (0..3000)
+            .map(|i| format!("line {i}{}\n", "!".repeat(i % 2)))
+            .collect();
+        let want = sequential(input.as_bytes());
+        for threads in [2, 3, 5] {
+            let mut lines = LineReader::new(input.as_bytes());
+            let (mut out, mut diags, mut selected) = (vec![], vec![], 0);
+            let workers = (0..threads).map(|_| Uneven).collect();
+            run_lines(&mut lines, workers, 500, |b| {
+                out.extend_from_slice(&b.out);
+                diags.append(&mut b.diagnostics);
+                selected += b.selected;
+                Ok(true)
+            })
+            .unwrap();
+            assert!((out, diags, selected) == want, "{threads} threads");
+        }
+    }
+
     #[test]
     fn emit_can_stop_early() {
         let input = "a\n".repeat(10_000);
