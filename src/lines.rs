@@ -244,6 +244,30 @@ fn count_lines(chunk: &[u8]) -> u64 {
     (lf + lone_cr) as u64
 }
 
+/// Where the line end of `finder` (NEL or LS) first starts in `hay`.
+///
+/// Its last byte (0x85, 0xA8) is found with `memchr`, several times
+/// cheaper than `memmem` and rare in most text (in French, `è` is C3 A8);
+/// after a few that end something else (Cyrillic `х` is D1 85), the rest
+/// is searched with `memmem`, which such text does not slow down.
+fn find_end(hay: &[u8], finder: &memmem::Finder<'_>) -> Option<usize> {
+    let needle = finder.needle();
+    let (last, lead) = needle.split_last().expect("a line end");
+    // Where the next one can end: past the lead bytes.
+    let mut from = lead.len();
+    for _ in 0..8 {
+        let at = from + memchr::memchr(*last, hay.get(from..)?)?;
+        let start = at - lead.len();
+        if &hay[start..at] == lead {
+            return Some(start);
+        }
+        from = at + 1;
+    }
+    // No line end starts before `from - lead.len()`.
+    let start = from - lead.len();
+    finder.find(&hay[start..]).map(|at| start + at)
+}
+
 /// How many lines end in `bytes`: its LF, its CR not followed by LF,
 /// its NEL and its LS. Each kind is found by a search of the whole of
 /// `bytes`, with no look at each line.
@@ -388,8 +412,9 @@ impl<R: Read> LineReader<R> {
             // again for each line.
             let hay = &self.buf[..self.end];
             let (nel_finder, ls_finder) = (&self.nel_finder, &self.ls_finder);
-            let nel = self.nel.next(hay, self.pos, |h| nel_finder.find(h));
-            let ls = self.ls.next(hay, self.pos, |h| ls_finder.find(h));
+            let nel =
+                self.nel.next(hay, self.pos, |h| find_end(h, nel_finder));
+            let ls = self.ls.next(hay, self.pos, |h| find_end(h, ls_finder));
             let stop = nel.into_iter().chain(ls).min().unwrap_or(self.end);
             let region = &self.buf[self.pos..stop];
             // The whole lines of the region, up to the one that reaches
@@ -538,14 +563,15 @@ impl<R: Read> LineReader<R> {
         let mut best = crlf;
         let mut kind = None;
         let nel_finder = &self.nel_finder;
-        if let Some(at) = self.nel.next(hay, from, |h| nel_finder.find(h)) {
+        if let Some(at) = self.nel.next(hay, from, |h| find_end(h, nel_finder))
+        {
             if at < upto {
                 best = Some(at);
                 kind = Some(LineEnd::Nel);
             }
         }
         let ls_finder = &self.ls_finder;
-        if let Some(at) = self.ls.next(hay, from, |h| ls_finder.find(h)) {
+        if let Some(at) = self.ls.next(hay, from, |h| find_end(h, ls_finder)) {
             if best.map_or(true, |b| at < b) {
                 best = Some(at);
                 kind = Some(LineEnd::Ls);
@@ -755,6 +781,24 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn nel_and_ls_found_behind_many_bytes_that_end_other_characters() {
+        let nel = memmem::Finder::new(NEL);
+        let ls = memmem::Finder::new(LS);
+        for n in [0, 1, 7, 8, 9, 30] {
+            // Cyrillic х (D1 85) and French è (C3 A8), n of each, then
+            // the line end, then more of the same.
+            let hay = [&"х".repeat(n), "\u{85}", "хè"].concat();
+            assert_eq!(find_end(hay.as_bytes(), &nel), Some(2 * n), "{n}");
+            assert_eq!(find_end(hay.as_bytes(), &ls), None, "{n}");
+            let hay = [&"è".repeat(n), "\u{2028}", "è"].concat();
+            assert_eq!(find_end(hay.as_bytes(), &ls), Some(2 * n), "{n}");
+            assert_eq!(find_end(hay.as_bytes(), &nel), None, "{n}");
+        }
+        assert_eq!(find_end(b"\x85\xa8", &nel), None);
+        assert_eq!(find_end(b"\xe2\x80", &ls), None);
     }
 
     #[test]
