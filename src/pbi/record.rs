@@ -34,6 +34,21 @@ pub enum Field {
     Comment = 8,
 }
 
+impl Field {
+    /// The nine fields, in order.
+    pub const ALL: [Field; 9] = [
+        Field::Names,
+        Field::Position,
+        Field::Stipulation,
+        Field::UsedSource,
+        Field::References,
+        Field::Awards,
+        Field::Keymove,
+        Field::Status,
+        Field::Comment,
+    ];
+}
+
 /// The special bytes a field holds, as bits of [`Shape::bits`].
 pub mod class {
     /// `;`, the list separator.
