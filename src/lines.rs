@@ -272,13 +272,17 @@ fn find_end(hay: &[u8], finder: &memmem::Finder<'_>) -> Option<usize> {
 /// its NEL and its LS. Each kind is found by a search of the whole of
 /// `bytes`, with no look at each line.
 pub fn count_line_ends(bytes: &[u8]) -> u64 {
-    let nel = memchr_iter(0x85, bytes)
-        .filter(|&at| at >= 1 && bytes[at - 1] == 0xC2)
+    let nel_ls = memchr::memchr2_iter(0x85, 0xA8, bytes)
+        .filter(|&at| ends_nel_or_ls(bytes, at))
         .count();
-    let ls = memchr_iter(0xA8, bytes)
-        .filter(|&at| at >= 2 && bytes[at - 2..at] == [0xE2, 0x80])
-        .count();
-    count_lines(bytes) + (nel + ls) as u64
+    count_lines(bytes) + nel_ls as u64
+}
+
+/// Whether the byte at `at`, 0x85 or 0xA8, ends a NEL or an LS (and not
+/// another character: Cyrillic `х` is D1 85, French `è` C3 A8).
+fn ends_nel_or_ls(bytes: &[u8], at: usize) -> bool {
+    let end = if bytes[at] == 0x85 { NEL } else { LS };
+    bytes[..=at].ends_with(end)
 }
 
 /// Where the last line of `bytes` that has its line end ends (just past
@@ -293,11 +297,7 @@ pub fn last_line_end(bytes: &[u8]) -> Option<usize> {
     let tail = &body[from..];
     let mut end = tail.len();
     while let Some(at) = memchr::memrchr2(0x85, 0xA8, &tail[..end]) {
-        let whole = match tail[at] {
-            0x85 => at >= 1 && tail[at - 1] == 0xC2,
-            _ => at >= 2 && tail[at - 2..at] == [0xE2, 0x80],
-        };
-        if whole {
+        if ends_nel_or_ls(tail, at) {
             return Some(from + at + 1);
         }
         end = at;

@@ -7,9 +7,10 @@ straight into each batch and cuts it after its last whole line, never
 looking at a line; where a batch may end only before certain lines
 ([`run`]), it reads lines through the shared
 [`LineReader`], copying runs of lines that end
-with LF, CR LF or CR in bulk. Each batch goes to one of the workers in
-turn (round robin), which reads its lines where they lie (with a line
-reader of its own), parses them and fills the batch's output;
+with LF, CR LF or CR in bulk. Each batch goes to a shared queue, from
+which the next free worker takes it, reads its lines where they lie
+(with a line reader of its own), parses them and fills the batch's
+output;
 the calling thread then takes the batches back **in the order they were
 read** and writes them out. So the output and the diagnostics are exactly
 those of one thread, line numbers included.
@@ -215,14 +216,12 @@ where
                 Ok(true) => bytes.len(),
                 _ => last_line_end(bytes).unwrap_or(0),
             };
-            if read.is_err() || cut > 0 || bytes.is_empty() {
-                carry.extend_from_slice(&bytes[cut..]);
-                bytes.truncate(cut);
-            } else {
-                // No line ends in the block yet: read on.
-                carry = std::mem::take(bytes);
+            if read.is_ok() && cut == 0 && !bytes.is_empty() {
+                // No line ends in the block yet: read on into it.
                 continue;
             }
+            carry.extend_from_slice(&bytes[cut..]);
+            bytes.truncate(cut);
             batch.lines.first = first;
             first += count_line_ends(bytes);
             let ended = !matches!(read, Ok(false));
@@ -480,9 +479,8 @@ struct Order {
     from: mpsc::Receiver<(u64, Batch)>,
     /// The batches in flight from the oldest on: those back already.
     back: VecDeque<Option<Batch>>,
-    /// The place of the oldest batch in flight, and of the next sent.
+    /// The place in the input of the oldest batch in flight.
     oldest: u64,
-    next: u64,
     /// How many batches may be in flight.
     limit: usize,
 }
@@ -510,27 +508,22 @@ impl Order {
                 }
             });
         }
-        Order { to, from, back: VecDeque::new(), oldest: 0, next: 0, limit }
+        Order { to, from, back: VecDeque::new(), oldest: 0, limit }
     }
 
     /// Sends `batch` to the workers; first takes back the oldest batch if
     /// as many as may be are in flight, and returns it.
     fn send(&mut self, batch: Batch) -> Option<Batch> {
-        let full = self.next - self.oldest == self.limit as u64;
-        let done = if full { self.take() } else { None };
-        self.to
-            .send((self.next, batch))
-            .expect("a worker thread stopped early");
+        let done =
+            if self.back.len() == self.limit { self.take() } else { None };
+        let place = self.oldest + self.back.len() as u64;
+        self.to.send((place, batch)).expect("a worker thread stopped early");
         self.back.push_back(None);
-        self.next += 1;
         done
     }
 
     /// The oldest batch in flight, once a worker is done with it.
     fn take(&mut self) -> Option<Batch> {
-        if self.oldest == self.next {
-            return None;
-        }
         while self.back.front().is_some_and(Option::is_none) {
             let (place, batch) =
                 self.from.recv().expect("a worker thread stopped early");

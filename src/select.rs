@@ -26,7 +26,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 use crate::board::{Color, Kind};
 use crate::input::{self, Failure, Source};
-use crate::lines::{Line, LineEnd, LineReader, BOM};
+use crate::lines::{LineEnd, LineReader, BOM};
 use crate::msg::{Messages, Report};
 use crate::par::{self, Batch, Work};
 use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
@@ -159,12 +159,17 @@ impl Pattern {
         self.literal.as_ref().is_some_and(|f| f.find(hay).is_none())
     }
 
-    /// [`Pattern::rules_out`] for the decoded `raw`, which `raw` already
-    /// is when it holds no `\`. Escapes never cross a `:`, `;` or `|`, so
-    /// each text of a field, decoded, is a part of the decoded field.
-    fn rules_out_decoded(&self, raw: &[u8]) -> bool {
-        memchr::memchr(b'\\', raw).is_none()
-            || self.rules_out(&pbi::escape::decode(raw))
+    /// [`Pattern::rules_out`] for the decoded `raw` (decoded in
+    /// `scratch`), which `raw` already is when it holds no `\`. Escapes
+    /// never cross a `:`, `;` or `|`, so each text of a field, decoded, is
+    /// a part of the decoded field.
+    fn rules_out_decoded(&self, raw: &[u8], scratch: &mut Vec<u8>) -> bool {
+        if memchr::memchr(b'\\', raw).is_none() {
+            return true;
+        }
+        scratch.clear();
+        pbi::escape::decode_into(raw, scratch);
+        self.rules_out(scratch)
     }
 
     /// The plain string that [`Pattern::rules_out`] rules texts out by,
@@ -261,21 +266,22 @@ impl Selector {
     ///
     /// This is what makes a search for a name as fast as a search of the
     /// bytes: most lines are ruled out by one `memmem` search, as
-    /// ripgrep rules out a buffer. Always false with `-v`.
-    pub fn passes_over(&self, content: &[u8]) -> bool {
+    /// ripgrep rules out a buffer. Always false with `-v`. A line with
+    /// an escape is decoded into `scratch`.
+    pub fn passes_over(&self, content: &[u8], scratch: &mut Vec<u8>) -> bool {
         if self.invert {
             return false;
         }
         self.any.as_ref().is_some_and(|p| {
             // The position is searched as written, the rest decoded.
-            p.rules_out(content) && p.rules_out_decoded(content)
+            p.rules_out(content) && p.rules_out_decoded(content, scratch)
         }) || self.fields.iter().any(|(target, p)| {
             p.is_plain()
                 && target.fields().iter().all(|&f| {
                     pbi::field_of(content, f).map_or(true, |raw| {
                         p.rules_out(raw)
                             && (f == Field::Position
-                                || p.rules_out_decoded(raw))
+                                || p.rules_out_decoded(raw, scratch))
                     })
                 })
         })
@@ -432,14 +438,13 @@ impl<W: Write> Grep<'_, W> {
         // to the workers.
         let mut data = 0;
         let pass_over = self.selector.can_pass_over();
+        let mut scratch = vec![];
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            let item =
-                if pass_over && passes_over(self.selector, &parser, line) {
-                    None
-                } else {
-                    parser.line(line, msgs)
-                };
+            let passed = pass_over
+                && self.selector.passes_over(line.content(), &mut scratch)
+                && parser.could_only_warn(&line);
+            let item = if passed { None } else { parser.line(line, msgs) };
             let write = match item {
                 Some(Item::Marker(line)) if first => {
                     self.header = true;
@@ -483,6 +488,7 @@ impl<W: Write> Grep<'_, W> {
                 parser: parser.clone(),
                 mode: self.mode,
                 hits: Hits::default(),
+                scratch: vec![],
             })
             .collect();
         par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
@@ -579,13 +585,6 @@ impl Hits {
     }
 }
 
-/// Whether `line` is passed over unread: the selector rules it out, and
-/// reading it could give only warnings. Errors are still reported for
-/// every line; warnings only for the lines that could be selected.
-fn passes_over(selector: &Selector, parser: &Parser, line: Line<'_>) -> bool {
-    selector.passes_over(line.content()) && parser.could_only_warn(&line)
-}
-
 /// A worker thread of [`Grep::parallel`]: its own parser; the selected
 /// lines go into the batch's output.
 struct Selecting {
@@ -593,6 +592,8 @@ struct Selecting {
     parser: Parser,
     mode: Mode,
     hits: Hits,
+    /// Lines with escapes, decoded to be searched.
+    scratch: Vec<u8>,
 }
 
 impl Work for Selecting {
@@ -603,14 +604,17 @@ impl Work for Selecting {
             self.hits.find(finder, batch.lines.bytes());
         }
         batch.lines.each_at(|at, line| {
-            let end = at + line.content().len();
-            if prefilter.is_some()
-                && !self.hits.in_line(at, end)
-                && self.parser.could_only_warn(&line)
-            {
-                return;
-            }
-            if pass_over && passes_over(&self.selector, &self.parser, line) {
+            // A line is passed over unread when the selector rules it out
+            // (for most lines, the batch's search already has) and reading
+            // it could give only warnings: errors are still reported for
+            // every line, warnings only for the lines that could be
+            // selected.
+            let content = line.content();
+            let ruled_out = (prefilter.is_some()
+                && !self.hits.in_line(at, at + content.len()))
+                || (pass_over
+                    && self.selector.passes_over(content, &mut self.scratch));
+            if ruled_out && self.parser.could_only_warn(&line) {
                 return;
             }
             let item = self.parser.line(line, &mut batch.diagnostics);
@@ -770,7 +774,7 @@ mod tests {
                 parser.line(l, &mut diags);
             }
             let l = lines.next_line().unwrap().unwrap();
-            if !(selector.passes_over(l.content())
+            if !(selector.passes_over(l.content(), &mut vec![])
                 && parser.could_only_warn(&l))
             {
                 continue;

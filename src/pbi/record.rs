@@ -368,17 +368,24 @@ impl SplitState {
             shape.bits[f] = self.bits[f];
             shape.pipes[f] = self.pipes[f].min(255) as u8;
         }
-        let mut fields: [&[u8]; 9] = [b""; 9];
-        let mut start = 0;
-        for (field, &end) in fields.iter_mut().zip(&self.ends[..9]) {
-            *field = &line[start..end];
-            start = end + 1;
-        }
-        if shape.bits[8] & class::COLON != 0 {
-            Split::Extra(fields, shape)
-        } else {
-            Split::Exact(fields, shape)
-        }
+        cut_at(line, &self.ends, shape)
+    }
+}
+
+/// The 9 fields of `line`, field `f` ending at `ends[f]` (the next
+/// starting just past it), with their `shape`: the end of every split.
+#[inline(always)]
+fn cut_at<'a>(line: &'a [u8], ends: &[usize; 16], shape: Shape) -> Split<'a> {
+    let mut fields: [&[u8]; 9] = [b""; 9];
+    let mut start = 0;
+    for (field, &end) in fields.iter_mut().zip(&ends[..9]) {
+        *field = &line[start..end];
+        start = end + 1;
+    }
+    if shape.bits[8] & class::COLON != 0 {
+        Split::Extra(fields, shape)
+    } else {
+        Split::Exact(fields, shape)
     }
 }
 
@@ -523,21 +530,13 @@ impl<'a> Cut<'a> {
             used: [self.used[0], self.used[1], self.used[2]],
             ..Shape::default()
         };
-        let mut fields: [&[u8]; 9] = [b""; 9];
-        let mut start = 0;
-        for (f, field) in fields.iter_mut().enumerate() {
+        for f in 0..9 {
             let pipes = self.pipes[f];
             shape.bits[f] =
                 self.bits[f] | (u8::from(pipes != 0) * class::PIPE);
             shape.pipes[f] = pipes.min(255) as u8;
-            *field = &self.line[start..self.ends[f]];
-            start = self.ends[f] + 1;
         }
-        if shape.bits[8] & class::COLON != 0 {
-            Split::Extra(fields, shape)
-        } else {
-            Split::Exact(fields, shape)
-        }
+        cut_at(self.line, &self.ends, shape)
     }
 }
 
