@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use chesspipe::cli::{self, Command, Common};
-use chesspipe::gbr_encode::{self, Args, Config};
+use chesspipe::cmd::cli::{self, Command, Common};
+use chesspipe::cmd::gbr_encode::{self, Args, Config};
 
 const HELP: &str = "\
 gbr-encode: GBR codes of chess positions

@@ -1,14 +1,15 @@
 //! kpgn-filter: writes Kriegspiel games as one player saw them.
 //!
-//! Arguments -> configuration -> [`chesspipe::kpgn::run`] -> exit status;
+//! Arguments -> configuration -> [`chesspipe::cmd::kpgn_filter::run`] -> exit status;
 //! everything else lives in the library.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use chesspipe::cli::{self, Command, Common, COMMON_HELP};
-use chesspipe::input::Source;
-use chesspipe::kpgn::{self, Config, Side};
+use chesspipe::cmd::cli::{self, Command, Common, COMMON_HELP};
+use chesspipe::cmd::input::Source;
+use chesspipe::cmd::kpgn_filter;
+use chesspipe::kpgn::{Config, Side};
 
 const TOOL: &str = "kpgn-filter";
 
@@ -52,7 +53,7 @@ struct Run {
 fn main() -> ExitCode {
     let help = format!("{USAGE}\n\n{COMMON_HELP}");
     cli::main(TOOL, &help, parse, |run, msgs| {
-        kpgn::run(&run.config, run.threads, run.sources, msgs)
+        kpgn_filter::run(&run.config, run.threads, run.sources, msgs)
     })
 }
 

@@ -3,10 +3,10 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use chesspipe::cli::{self, Command, Common, Outcome};
-use chesspipe::input::Source;
-use chesspipe::output;
-use chesspipe::select::{
+use chesspipe::cmd::cli::{self, Command, Common, Outcome};
+use chesspipe::cmd::input::Source;
+use chesspipe::cmd::output;
+use chesspipe::cmd::pbi_grep::{
     self, Mode, Pattern, PatternOptions, Selector, Target,
 };
 
@@ -163,7 +163,7 @@ fn config(mut args: Args) -> Result<Config, lexopt::Error> {
     }
     if let Some(range) = args.pieces {
         selector.pieces =
-            Some(select::parse_range(&range).map_err(cli::usage)?);
+            Some(pbi_grep::parse_range(&range).map_err(cli::usage)?);
     }
     let mode = match (args.quiet, args.count) {
         (true, _) => Mode::Quiet,
@@ -205,7 +205,7 @@ fn main() -> ExitCode {
         },
         |config, msgs| {
             let sources = Source::from_args(config.files);
-            let selected = select::run(
+            let selected = pbi_grep::run(
                 &config.selector,
                 config.mode,
                 config.strict,

@@ -4,9 +4,9 @@ use std::ffi::OsString;
 use std::io;
 use std::process::ExitCode;
 
-use chesspipe::cli::{self, Command, Common, Outcome};
-use chesspipe::input::Source;
-use chesspipe::table::{self, Column};
+use chesspipe::cmd::cli::{self, Command, Common, Outcome};
+use chesspipe::cmd::input::Source;
+use chesspipe::cmd::pbi2csv::{self, Column};
 
 const HELP: &str = "\
 pbi2csv: a PBI problem collection to CSV
@@ -71,14 +71,14 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
 }
 
 /// Checks the arguments and makes the configuration.
-fn config(args: &Args) -> Result<table::Config, lexopt::Error> {
-    let mut config = table::Config {
+fn config(args: &Args) -> Result<pbi2csv::Config, lexopt::Error> {
+    let mut config = pbi2csv::Config {
         header: !args.no_header,
         raw: args.raw,
         bom: args.bom,
         strict: args.common.strict,
         threads: cli::threads(args.threads.as_deref())?,
-        ..table::Config::default()
+        ..pbi2csv::Config::default()
     };
     if let Some(list) = &args.columns {
         config.columns = columns(list)?;
@@ -130,7 +130,7 @@ fn main() -> ExitCode {
         |(config, files), msgs| {
             let sources = Source::from_args(files);
             // csv::Writer buffers on its own (64 KiB): no BufWriter here.
-            table::run(&config, &sources, msgs, io::stdout().lock())?;
+            pbi2csv::run(&config, &sources, msgs, io::stdout().lock())?;
             Ok(Outcome::Done)
         },
     )

@@ -15,7 +15,7 @@
 use std::fmt;
 
 use crate::board::{self, Board, Color, Kind, MaterialError, Piece, Square};
-use crate::output;
+use crate::decimal;
 
 /// The result a position form or study code claims for White.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -275,9 +275,9 @@ pub fn material_code(board: &Board, out: &mut Vec<u8>) -> bool {
 /// Appends the men of each side, kings included, as `3+3` (pbi2csv's
 /// `pieces` column).
 pub fn pieces(board: &Board, out: &mut Vec<u8>) {
-    output::push_decimal(out, u64::from(board.men(Color::White)));
+    decimal::push(out, u64::from(board.men(Color::White)));
     out.push(b'+');
-    output::push_decimal(out, u64::from(board.men(Color::Black)));
+    decimal::push(out, u64::from(board.men(Color::Black)));
 }
 
 /// The men of a board in the order the extended form lists them: for
@@ -347,9 +347,9 @@ pub fn position(
     let nine = material_code(board, out);
     push_squares(&listing, out);
     out.push(b' ');
-    output::push_decimal(out, u64::from(board.men(Color::White)));
+    decimal::push(out, u64::from(board.men(Color::White)));
     out.push(b'/');
-    output::push_decimal(out, u64::from(board.men(Color::Black)));
+    decimal::push(out, u64::from(board.men(Color::Black)));
     out.extend_from_slice(mark(verdict, to_move));
     out.push(b'.');
     nine

@@ -328,7 +328,7 @@ fn man_page_names_every_option() {
         let mdoc = format!("Fl {}", word[1..].replace('-', "\\-"));
         assert!(page.contains(&mdoc), "man/pbi2csv.1 does not mention {word}");
     }
-    for (_, column) in chesspipe::table::Column::ALL {
+    for (_, column) in chesspipe::cmd::pbi2csv::Column::ALL {
         assert!(page.contains(column), "man page lacks {column}");
     }
 }

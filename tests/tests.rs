@@ -6,5 +6,6 @@ mod util;
 
 mod gbr_encode;
 mod kpgn_filter;
+mod layout;
 mod pbi2csv;
 mod pbi_grep;

@@ -8,8 +8,9 @@
 
 #![no_main]
 
+use chesspipe::cmd::kpgn_filter;
 use chesspipe::kpgn::{self, Config, Side};
-use chesspipe::msg::Diagnostic;
+use chesspipe::diag::Diagnostic;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         let (once, report) = filter(&config, input);
         let batch_bytes = 1 + usize::from(opts >> 4) * 16;
         let (mut threaded, mut messages) = (vec![], vec![]);
-        kpgn::filter_batches(
+        kpgn_filter::filter_batches(
             &config,
             2,
             batch_bytes,

@@ -5,7 +5,7 @@
 
 use chesspipe::gbr::Men;
 use chesspipe::lines::LineReader;
-use chesspipe::msg::Diagnostic;
+use chesspipe::diag::Diagnostic;
 use chesspipe::pbi::{self, escape, Field, Item, Options, Parser, Record};
 use libfuzzer_sys::fuzz_target;
 

@@ -29,7 +29,7 @@ use super::filter::{self, Config, Emitter};
 use super::game::{Game, LineSpan, Tag};
 use super::token;
 use super::Side;
-use crate::output;
+use crate::decimal;
 
 #[cfg(doc)]
 use super::game::GameReader;
@@ -414,7 +414,7 @@ impl Pass<'_> {
         // written without a call.
         match k.attempts {
             Illegal::Attempts(n) if n < 10 => out.push(b'0' + n as u8),
-            Illegal::Attempts(n) => output::push_decimal(out, n as u64),
+            Illegal::Attempts(n) => decimal::push(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
         match &c[k.trail.start..] {

@@ -20,8 +20,8 @@ use super::comment::{self, Illegal, KComment};
 use super::game::{Game, LineSpan, Tag};
 use super::token::{self, Kind, Token};
 use super::Side;
-use crate::msg::Diagnostic;
-use crate::output;
+use crate::decimal;
+use crate::diag::Diagnostic;
 
 /// What to do with each game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -535,7 +535,7 @@ impl<'a> Emitter<'a> {
         let c = &self.buf[tok.start..tok.end];
         let out = &mut *self.out;
         match k.attempts {
-            Illegal::Attempts(n) => output::push_decimal(out, n as u64),
+            Illegal::Attempts(n) => decimal::push(out, n as u64),
             Illegal::Count => out.extend_from_slice(&c[k.illegal.clone()]),
         }
         if keep_text {

@@ -32,8 +32,8 @@ use std::io::{self, Read};
 use std::ops::Range;
 
 use super::token::{self, Kind, Lexer, Sink, Token};
+use crate::diag::Diagnostic;
 use crate::lines::{Line, LineReader};
-use crate::msg::Diagnostic;
 
 /// One line of a game: where it and its line end lie in the game's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -373,7 +373,7 @@ pub struct Cuts {
 impl Cuts {
     /// Whether the line whose content is `line` certainly starts a game,
     /// the lines given since the last `true` being the lines just before
-    /// it (as [`par::run`](crate::par::run) gives them).
+    /// it (as a reader that cuts an input into batches gives them).
     pub fn starts_game(&mut self, line: &[u8]) -> bool {
         let len = line.len();
         let first = token::skip_space(line, 0, len);

@@ -5,12 +5,11 @@ at a time and filtering them for one player.
 The data flows one way: [`game::GameReader`] collects one game's bytes
 from the shared line scanner and tokenizes them ([`token`]); the filter
 ([`filter`]) walks the tokens and copies the game, hiding what the player
-must not know; [`run`] does this for every game of every input and
+must not know; [`Filter`] does this for every game of an input and
 reports the games that cannot be filtered. Games of the usual shape take
 a shortcut ([`fast`]): read without tokenizing, then one pass over their
 bytes that filters them and checks that they were read right.
-[`filter_reader`] does it for one reader and any writer, for callers that
-are not the tool (the fuzz targets in `fuzz/`).
+[`filter_reader`] filters one reader into any writer.
 */
 
 pub mod comment;
@@ -21,12 +20,8 @@ pub mod token;
 
 use std::io::{self, Write};
 
-use crate::cli::Outcome;
-use crate::input::{self, Failure, Source};
-use crate::lines::{Line, LineReader};
-use crate::msg::{Diagnostic, Messages, Report};
-use crate::output;
-use crate::par::{self, Batch, End, Work};
+use crate::diag::{self, Diagnostic, Failure, Report};
+use crate::lines::LineReader;
 
 pub use filter::Config;
 
@@ -57,38 +52,9 @@ impl Side {
     }
 }
 
-/// Filters every game of `sources`, in order, to stdout, an input of
-/// more than one batch of lines on `threads` threads (see [`par`]).
-///
-/// A game that cannot be filtered is reported and left out; text between
-/// games is copied. [`Outcome::NothingSelected`] when the inputs held no
-/// game.
-///
-/// # Errors
-///
-/// A failure to write to stdout (a closed pipe included, which the caller
-/// treats as a quiet end). Inputs that cannot be opened or read are
-/// reported through `msgs` and skipped.
-pub fn run(
-    config: &Config,
-    threads: usize,
-    sources: Vec<Source>,
-    msgs: &mut Messages,
-) -> io::Result<Outcome> {
-    let mut wtr = output::stdout();
-    let mut any = false;
-    for source in sources {
-        msgs.set_input(&source.name());
-        match source.open() {
-            Ok(rdr) => {
-                any |= filter_input(config, threads, rdr, &mut wtr, msgs)?
-            }
-            Err(err) => msgs.input_error(input::describe(&err)),
-        }
-    }
-    wtr.flush()?;
-    Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
-}
+/// How much filtered output is gathered before it is written (the size
+/// of the tools' output buffer, so that each write is one buffer's worth).
+pub const OUT_BUFFER: usize = 64 * 1024;
 
 /// Filters every game of one input to `wtr`, on one thread; true if it
 /// held a game.
@@ -106,64 +72,21 @@ pub fn filter_reader(
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<bool> {
-    filter_input(config, 1, rdr, wtr, report)
-}
-
-/// [`filter_reader`] on `threads` threads. The output and the reports are
-/// the same whatever their number.
-///
-/// The reading thread cuts the input into batches only before a line that
-/// certainly starts a game ([`game::Cuts`]), so that each worker reads
-/// its games as one reader of the whole input would; in the rare input
-/// where no such line comes for long, the rest is read on this thread.
-///
-/// # Errors
-///
-/// A failure to write to `wtr`.
-pub fn filter_input(
-    config: &Config,
-    threads: usize,
-    rdr: impl io::Read,
-    wtr: &mut impl Write,
-    report: &mut dyn Report,
-) -> io::Result<bool> {
-    filter_batches(config, threads, par::BATCH_BYTES, rdr, wtr, report)
-}
-
-/// [`filter_input`] with batches of `batch_bytes` ([`par::BATCH_BYTES`]
-/// there): small batches put the cuts between batches to the test.
-///
-/// # Errors
-///
-/// A failure to write to `wtr`.
-pub fn filter_batches(
-    config: &Config,
-    threads: usize,
-    batch_bytes: usize,
-    rdr: impl io::Read,
-    wtr: &mut impl Write,
-    report: &mut dyn Report,
-) -> io::Result<bool> {
-    let mut filtering = Filtering::new(config);
-    let lines = LineReader::new(rdr);
-    let result = if threads > 1 {
-        filtering.parallel(threads, batch_bytes, lines, wtr, report)
-    } else {
-        let mut games = game::GameReader::from_lines(lines);
-        filtering.games(&mut games, &mut Vec::new(), Some(wtr), report, true)
-    };
-    match result {
+    let mut filter = Filter::new(config);
+    let mut games = game::GameReader::from_lines(LineReader::new(rdr));
+    match filter.games(&mut games, &mut Vec::new(), Some(wtr), report, true) {
         Ok(()) => {}
         Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, input::describe(&err)));
+            report.report(Diagnostic::error(0, diag::describe(&err)));
         }
         Err(Failure::Write(err)) => return Err(err),
     }
-    Ok(filtering.any)
+    Ok(filter.any())
 }
 
-/// Filtering the games of one input.
-struct Filtering<'c> {
+/// Filtering the games of one input, or of one batch of its lines.
+#[derive(Debug)]
+pub struct Filter<'c> {
     config: &'c Config,
     /// Whether games of the usual shape take the shortcut ([`fast`]).
     fast: bool,
@@ -175,9 +98,10 @@ struct Filtering<'c> {
 /// with it (it then left no output).
 type Filtered = (bool, Option<Diagnostic>);
 
-impl<'c> Filtering<'c> {
-    fn new(config: &'c Config) -> Filtering<'c> {
-        Filtering { config, fast: fast::applies(config), any: false }
+impl<'c> Filter<'c> {
+    /// A filter for `config` that has read no game yet.
+    pub fn new(config: &'c Config) -> Filter<'c> {
+        Filter { config, fast: fast::applies(config), any: false }
     }
 
     /// Filters the games of `games` to the end of `out`, which goes to
@@ -188,7 +112,12 @@ impl<'c> Filtering<'c> {
     /// With `last` false the input was cut short after the lines given:
     /// the last game, which a reader of the whole input would have lost,
     /// is left out (from `out`, which must then have no writer).
-    fn games<R: io::Read>(
+    ///
+    /// # Errors
+    ///
+    /// A read error ([`Failure::Read`]) ends the input; a write error
+    /// ([`Failure::Write`]) ends everything.
+    pub fn games<R: io::Read>(
         &mut self,
         games: &mut game::GameReader<R>,
         out: &mut Vec<u8>,
@@ -202,7 +131,7 @@ impl<'c> Filtering<'c> {
         let mut held: Option<(usize, Filtered)> = None;
         let read = loop {
             if let Some(wtr) = wtr.as_mut() {
-                if out.len() >= output::BUFFER_SIZE {
+                if out.len() >= OUT_BUFFER {
                     wtr.write_all(out).map_err(Failure::Write)?;
                     out.clear();
                 }
@@ -228,6 +157,16 @@ impl<'c> Filtering<'c> {
             out.clear();
         }
         read
+    }
+
+    /// The configuration it filters with.
+    pub fn config(&self) -> &'c Config {
+        self.config
+    }
+
+    /// Whether a game was read (not only text between games).
+    pub fn any(&self) -> bool {
+        self.any
     }
 
     /// Counts a game read and reports what was wrong with it.
@@ -274,59 +213,11 @@ impl<'c> Filtering<'c> {
             }
         }
     }
-
-    /// Filters the lines of `lines` on `threads` worker threads, then, if
-    /// the input could not be cut into batches, the rest on this one.
-    fn parallel<R: io::Read>(
-        &mut self,
-        threads: usize,
-        batch_bytes: usize,
-        mut lines: LineReader<R>,
-        wtr: &mut dyn Write,
-        report: &mut dyn Report,
-    ) -> Result<(), Failure> {
-        let workers =
-            (0..threads).map(|_| Worker { config: self.config }).collect();
-        let mut cuts = game::Cuts::default();
-        let cut = |line: &Line<'_>| cuts.starts_game(line.content());
-        let end = par::run(&mut lines, workers, batch_bytes, cut, |b| {
-            for d in b.diagnostics.drain(..) {
-                report.report(d);
-            }
-            self.any |= b.selected > 0;
-            wtr.write_all(&b.out)?;
-            Ok(true)
-        })?;
-        if let End::Uncut(held) = end {
-            let rest = held.into_reader_then(lines.into_rest());
-            let mut games = game::GameReader::from_lines(rest);
-            self.games(&mut games, &mut Vec::new(), Some(wtr), report, true)?;
-        }
-        Ok(())
-    }
-}
-
-/// A worker thread's part: filters the games of a batch.
-struct Worker<'c> {
-    config: &'c Config,
-}
-
-impl Work for Worker<'_> {
-    fn work(&mut self, batch: &mut Batch) {
-        let mut filtering = Filtering::new(self.config);
-        let mut games = game::GameReader::from_lines(batch.lines.reader());
-        let (out, report) = (&mut batch.out, &mut batch.diagnostics);
-        let last = !batch.cut_short;
-        // Reading from memory cannot fail, and there is no writer.
-        let _ = filtering.games(&mut games, out, None, report, last);
-        batch.selected = u64::from(filtering.any);
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::Rng;
 
     /// The output is written a buffer's worth at a time: across those
     /// writes, a game that cannot be filtered (here after part of it was
@@ -375,152 +266,13 @@ mod tests {
                 &mut errors
             )
             .unwrap());
-            assert!(want.len() > 2 * output::BUFFER_SIZE);
+            assert!(want.len() > 2 * OUT_BUFFER);
             assert!(got == want, "{config:?}");
             let lines = |e: &Vec<Diagnostic>| {
                 e.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
             };
             assert_eq!(lines(&errors), lines(&want_errors));
             assert!(!errors.is_empty());
-        }
-    }
-
-    /// Pieces of Kriegspiel PGN that make every way a game can start and
-    /// end: blank lines or none between games, games without a marker,
-    /// escape lines, `[` lines in comments (tag pairs or not), comments
-    /// across lines, text between games, broken games, games filtered
-    /// already, indented tag pairs, every line end.
-    const PIECES: [&str; 16] = [
-        "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) hm} 2. d4 *\n\n",
-        "[Event \"b\"]\n1. d4 {(:)} d5 {(:c5)}\n",
-        "[Event \"c\"]\r\n\r\n1. c4 {(:)} c5 {(:) a\r\nlong note} 1-0\r\n",
-        "%escape\n",
-        "[Event \"d\"]\n1. e4 {a comment\n[x] is no tag\n} e5 *\n",
-        "[Event \"e\"]\n1. e4 {unclosed\n",
-        "{between games}\n\n",
-        "[Event \"f\n1. e4 *\n\n",
-        "[Filtered \"black\"]\n1. ?? {(:0)} e5 {(:)} *\n\n",
-        "\u{a0} [Event \"g\"]\u{85}1. Nf3 {(:)} Nf6 {(:)} *\u{85}\u{85}",
-        "[Event \"h\"]\u{2028}1. e4 (1. d4 d5) e5 ; line\u{2028}2. f4 0-1\u{2028}",
-        "[Event \"i\"]\r1. g3 {(:)} g6 {(:) \r[Event \"j\"]\r} *\r\r",
-        "\n",
-        "[Event \"k\"]\n\n1. e4 {(:)} e5 {(Xe4:d5)} 2. d4 1/2-1/2 {after\nthe end}\n",
-        "[Event \"l\"]\n1. e4 {(:)}\n%escape in movetext\ne5 {(:)} *\n\n",
-        "[Event \"m\"] [Round \"2\"]\n1. h4 {(:)} h5 {(:,}\n*\n",
-    ];
-
-    fn pieces(rng: &mut Rng, n: usize) -> Vec<u8> {
-        let mut input = vec![];
-        for _ in 0..n {
-            input
-                .extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
-        }
-        input
-    }
-
-    /// What `filter_batches` writes and reports, and whether a game was
-    /// read.
-    fn filtered(
-        config: &Config,
-        threads: usize,
-        batch_bytes: usize,
-        rdr: impl io::Read,
-    ) -> (Vec<u8>, Vec<Diagnostic>, bool) {
-        let (mut out, mut report) = (vec![], vec![]);
-        let any = filter_batches(
-            config,
-            threads,
-            batch_bytes,
-            rdr,
-            &mut out,
-            &mut report,
-        )
-        .unwrap();
-        (out, report, any)
-    }
-
-    fn configs() -> [Config; 3] {
-        [
-            Config { player: Side::White, plies: None, keep_comments: false },
-            Config { player: Side::Black, plies: None, keep_comments: false },
-            Config {
-                player: Side::White,
-                plies: Some(2),
-                keep_comments: true,
-            },
-        ]
-    }
-
-    /// Batches are cut only where a game certainly starts: any number of
-    /// threads, with any batch size, writes and reports what one thread
-    /// does.
-    #[test]
-    fn threads_give_what_one_thread_gives() {
-        let mut rng = Rng::new(17);
-        for round in 0..150 {
-            let n = rng.below(120);
-            let input = pieces(&mut rng, n);
-            let config = &configs()[round % 3];
-            let want = filtered(config, 1, par::BATCH_BYTES, &input[..]);
-            let threads = 2 + rng.below(3);
-            let batch_bytes = 1 + rng.below(400);
-            let got = filtered(config, threads, batch_bytes, &input[..]);
-            assert!(
-                got == want,
-                "{threads} threads, batches of {batch_bytes}"
-            );
-        }
-    }
-
-    /// Games behind escape lines are never certain starts: past
-    /// `MAX_UNCUT` batch sizes, the rest of the input is read on the
-    /// calling thread, with the same result.
-    #[test]
-    fn an_input_that_cannot_be_cut_is_read_on_one_thread() {
-        let game = "%escape\n[Event \"e\"]\n1. e4 {(:)} e5 {(Xe4:d5)} *\n\n";
-        let input = format!("{}{}", PIECES[0].repeat(40), game.repeat(400));
-        for config in &configs() {
-            let want = filtered(config, 1, par::BATCH_BYTES, input.as_bytes());
-            let got = filtered(config, 2, 64, input.as_bytes());
-            assert!(got == want);
-            assert!(input.len() > 64 * par::MAX_UNCUT * 4);
-        }
-    }
-
-    /// A read error: what is written and reported before it is the same
-    /// on any number of threads (the game being read when it came is
-    /// lost), and the error comes last.
-    #[test]
-    fn a_read_error_loses_the_same_game_on_any_threads() {
-        /// Gives `data` up to `fail`, a few bytes a read, then fails.
-        struct Failing<'a>(&'a [u8], usize);
-        impl io::Read for Failing<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.1 == 0 {
-                    return Err(io::Error::other("disk on fire"));
-                }
-                let n = buf.len().min(self.1).min(7).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                self.1 -= n;
-                Ok(n)
-            }
-        }
-        let mut rng = Rng::new(23);
-        for round in 0..150 {
-            let input = pieces(&mut rng, 60);
-            let fail = rng.below(input.len());
-            let config = &configs()[round % 3];
-            let rdr = Failing(&input, fail);
-            let want = filtered(config, 1, par::BATCH_BYTES, rdr);
-            assert_eq!(want.1.last().map(|d| d.line), Some(0));
-            let batch_bytes = 1 + rng.below(300);
-            let got = filtered(config, 2, batch_bytes, Failing(&input, fail));
-            assert_eq!(
-                (String::from_utf8_lossy(&got.0), &got.1, got.2),
-                (String::from_utf8_lossy(&want.0), &want.1, want.2),
-                "fail at {fail}, batches of {batch_bytes}"
-            );
         }
     }
 }

@@ -9,7 +9,7 @@
 use memchr::memchr;
 
 use super::Side;
-use crate::msg::Diagnostic;
+use crate::diag::Diagnostic;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,9 +42,9 @@ pub use record::{
 };
 
 use crate::board::Board;
+use crate::diag::{Diagnostic, Report, Severity};
 use crate::gbr::Men;
 use crate::lines::{Line, LineEnd};
-use crate::msg::{Diagnostic, Report, Severity};
 
 /// How strictly to read.
 #[derive(Clone, Copy, Debug, Default)]

@@ -432,7 +432,7 @@ struct Masks32 {
 }
 
 /// A line being cut into fields 32 bytes at a time, with the masks of
-/// [`avx2::masks`].
+/// `avx2::masks`.
 ///
 /// Unlike [`SplitState`], which hands each stretch between two colons to
 /// its field, this one only notes where the colons are, and then gives

@@ -21,7 +21,7 @@ fn matches(word: u64, b: u8) -> u64 {
 
 /// The top bit of the first byte of `word` that is `b`, and perhaps of
 /// bytes after it, but of none before it: enough to find the first, with
-/// three operations fewer than [`matches`]. A borrow only runs upwards,
+/// three operations fewer than [`matches()`]. A borrow only runs upwards,
 /// from a byte that matched.
 #[inline(always)]
 fn first_match(word: u64, b: u8) -> u64 {

@@ -27,9 +27,9 @@ use std::num::NonZeroUsize;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
-use crate::input::Failure;
+use crate::diag::Diagnostic;
+use crate::diag::Failure;
 use crate::lines::{count_line_ends, last_line_end, Line, LineReader};
-use crate::msg::Diagnostic;
 
 /// How many bytes of lines go into one batch (a line is never split, so
 /// a batch may hold a little more).

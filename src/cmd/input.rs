@@ -7,8 +7,9 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read};
 
+use crate::cmd::msg::Messages;
+use crate::diag::{describe, Failure};
 use crate::lines::LineReader;
-use crate::msg::Messages;
 
 /// The name messages give to standard input.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -75,15 +76,6 @@ fn display(p: &OsStr) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// Why reading one input stopped early.
-#[derive(Debug)]
-pub enum Failure {
-    /// The input could not be read: report it, go on with the next one.
-    Read(io::Error),
-    /// The output could not be written: stop everything.
-    Write(io::Error),
-}
-
 /// Reads every source in turn through a fresh [`LineReader`]. A source
 /// that cannot be opened or read is reported and skipped; a write error
 /// ends the run and is returned.
@@ -122,19 +114,4 @@ where
         }
     }
     Ok(())
-}
-
-/// An I/O error as a GNU-style message: lowercase, without Rust's
-/// "(os error N)".
-pub fn describe(e: &io::Error) -> String {
-    let text = e.to_string();
-    let text = match text.find(" (os error") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => text.to_string(),
-    }
 }

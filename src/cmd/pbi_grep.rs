@@ -25,10 +25,12 @@ use memchr::memmem;
 use regex::bytes::{Regex, RegexBuilder};
 
 use crate::board::{Color, Kind};
-use crate::input::{self, Failure, Source};
+use crate::cmd::input::{self, Source};
+use crate::cmd::msg::Messages;
+use crate::cmd::par::{self, Batch, Work};
+use crate::diag::Failure;
+use crate::diag::Report;
 use crate::lines::{LineEnd, LineReader, BOM};
-use crate::msg::{Messages, Report};
-use crate::par::{self, Batch, Work};
 use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
 
 /// The fields a field option searches.
@@ -791,7 +793,7 @@ mod tests {
             assert!(
                 diags
                     .iter()
-                    .all(|d| d.severity != crate::msg::Severity::Error),
+                    .all(|d| d.severity != crate::diag::Severity::Error),
                 "{}",
                 line.as_bstr()
             );

@@ -8,12 +8,15 @@ use std::fmt;
 use std::io::{self, Read, Write};
 
 use crate::board::Board;
+use crate::cmd::input::{self, Source};
+use crate::cmd::msg::Messages;
+use crate::cmd::output::CsvWriter;
+use crate::cmd::par::{self, Batch, Work};
+use crate::decimal;
+use crate::diag::Failure;
+use crate::diag::Report;
 use crate::gbr;
-use crate::input::{self, Failure, Source};
 use crate::lines::{LineReader, BOM};
-use crate::msg::{Messages, Report};
-use crate::output::{self, CsvWriter};
-use crate::par::{self, Batch, Work};
 use crate::pbi::{
     self, class, escape, swar, trim, Field, Item, Parser, Record, Subfields,
 };
@@ -405,7 +408,7 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
             Column::Awards => self.sources(Field::Awards, scratch),
             Column::File => Cell::Check(self.name.as_bytes()),
             Column::Line => {
-                output::push_decimal(scratch, rec.number());
+                decimal::push(scratch, rec.number());
                 self.made()
             }
             Column::Fen => {
@@ -554,9 +557,9 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
 /// Appends the men of each side, kings included: `3+3`.
 fn write_pieces(men: &gbr::Men, out: &mut Vec<u8>) {
     let [white, black] = men.counts.map(|side| side.iter().sum::<u8>());
-    output::push_decimal(out, u64::from(white));
+    decimal::push(out, u64::from(white));
     out.push(b'+');
-    output::push_decimal(out, u64::from(black));
+    decimal::push(out, u64::from(black));
 }
 
 /// Writes the items with `write`, separated by `; `.

@@ -1,4 +1,4 @@
-//! What the four binaries share on the command line: the common options,
+//! What the tools share on the command line: the common options,
 //! usage errors, and turning a run's outcome into an exit status.
 //!
 //! Every tool parses its arguments with lexopt into plain values first,
@@ -8,8 +8,8 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::msg::Messages;
-use crate::output;
+use crate::cmd::msg::Messages;
+use crate::cmd::output;
 
 /// The help text of the options that every tool has, worded the same in
 /// every tool.
@@ -124,10 +124,10 @@ pub fn usage(message: impl Into<String>) -> lexopt::Error {
 }
 
 /// The value of `-j`/`--threads`: a number of threads from 1 up, or, when
-/// not given, [`par::default_threads`](crate::par::default_threads).
+/// not given, [`par::default_threads`](crate::cmd::par::default_threads).
 pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
     let Some(value) = value else {
-        return Ok(crate::par::default_threads());
+        return Ok(crate::cmd::par::default_threads());
     };
     match value.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),

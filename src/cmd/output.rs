@@ -15,29 +15,6 @@ pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(BUFFER_SIZE, io::stdout().lock())
 }
 
-/// Appends `n` in decimal, without allocating (numbers in output rows:
-/// line numbers, piece counts, counts of illegal attempts).
-#[inline]
-pub fn push_decimal(out: &mut Vec<u8>, n: u64) {
-    if n < 10 {
-        // Nearly every count: one digit.
-        out.push(b'0' + n as u8);
-        return;
-    }
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
-
 /// Whether writing failed because the reader of the pipe went away.
 pub fn is_broken_pipe(err: &io::Error) -> bool {
     err.kind() == io::ErrorKind::BrokenPipe

@@ -1,64 +1,15 @@
-//! Messages to the user and the exit status they lead to.
+//! A tool's messages on stderr, and whether they add up to an error.
 //!
-//! Format readers do not print: they hand a [`Diagnostic`] to a
-//! [`Report`]. The tool's [`Messages`] prints it as
-//! `tool: file:line: message` (lowercase, no final period, as the GNU
-//! coding standards ask) and remembers that an error happened, so that
-//! `main` can choose the exit status.
+//! The format readers hand [`Diagnostic`]s to a [`Report`]; [`Messages`]
+//! is the tools' report: it prints each one as `tool: file:line: message`
+//! (lowercase, no final period, as the GNU coding standards ask) and
+//! remembers that an error happened, so that `main` can choose the exit
+//! status.
 
 use std::fmt;
 use std::io::{self, Write};
 
-/// How bad a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    /// Processing goes on, the exit status is unchanged.
-    Warning,
-    /// The record (or line, or game) is skipped; the tool exits 2 at the
-    /// end.
-    Error,
-}
-
-/// One message about the input, at a line of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// Warning or error.
-    pub severity: Severity,
-    /// The line it is about, counted from 1; 0 when it is about the input
-    /// as a whole.
-    pub line: u64,
-    /// The message, lowercase, no final period.
-    pub message: String,
-}
-
-impl Diagnostic {
-    /// A warning at `line`.
-    pub fn warning(line: u64, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            line,
-            message: message.into(),
-        }
-    }
-
-    /// An error at `line`.
-    pub fn error(line: u64, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, line, message: message.into() }
-    }
-}
-
-/// Where a format reader sends its diagnostics.
-pub trait Report {
-    /// Takes one diagnostic about the current input.
-    fn report(&mut self, diagnostic: Diagnostic);
-}
-
-/// Collects diagnostics, for tests and for callers that print later.
-impl Report for Vec<Diagnostic> {
-    fn report(&mut self, diagnostic: Diagnostic) {
-        self.push(diagnostic);
-    }
-}
+use crate::diag::{Diagnostic, Report, Severity};
 
 /// A tool's messages on stderr.
 #[derive(Debug)]

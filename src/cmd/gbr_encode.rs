@@ -14,12 +14,13 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
 use crate::board::Board;
-use crate::cli::{self, Outcome};
+use crate::cmd::cli::{self, Outcome};
+use crate::cmd::input::Source;
+use crate::cmd::msg::Messages;
+use crate::cmd::output;
+use crate::diag::{self, Diagnostic, Report};
 use crate::gbr::{self, Form, Men, ToMove, Verdict};
-use crate::input::{self, Source};
 use crate::lines::{Line, LineReader};
-use crate::msg::{Diagnostic, Messages, Report};
-use crate::output;
 use crate::pbi;
 
 /// The command line as given, before any check.
@@ -123,7 +124,7 @@ pub fn run(config: Config, msgs: &mut Messages) -> io::Result<Outcome> {
         msgs.set_input(&source.name());
         match source.open() {
             Ok(rdr) => job.input(rdr, msgs, &mut out)?,
-            Err(err) => msgs.input_error(input::describe(&err)),
+            Err(err) => msgs.input_error(diag::describe(&err)),
         }
     }
     out.flush()?;
@@ -173,7 +174,7 @@ impl Job {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
                 Err(err) => {
-                    report.report(Diagnostic::error(0, input::describe(&err)));
+                    report.report(Diagnostic::error(0, diag::describe(&err)));
                     return Ok(());
                 }
             };
@@ -381,7 +382,7 @@ fn error(report: &mut impl Report, line: u64, message: impl ToString) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::msg::Severity;
+    use crate::diag::Severity;
 
     fn args(format: Option<&str>, result: Option<&str>, decode: bool) -> Args {
         Args {

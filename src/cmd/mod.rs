@@ -1,0 +1,31 @@
+/*!
+The tools built on the format library: one module per tool, named after
+it, and what only the tools share.
+
+This is not the crate's API (it is hidden from the docs): it is the
+inside of the binaries in `bin/`, which stay thin (arguments, then
+[`cli::main`]). Everything here may use the library; nothing in the
+library uses anything here.
+
+| module | what |
+| --- | --- |
+| [`pbi2csv`] | `pbi2csv`: PBI records as CSV rows |
+| [`pbi_grep`] | `pbi-grep`: selecting PBI records |
+| [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
+| [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
+| [`cli`] | the common options, usage errors, the exit status |
+| [`msg`] | printing diagnostics to stderr |
+| [`input`] | opening `-` and the files named on the command line |
+| [`output`] | buffered stdout, the CSV writer, a closed pipe |
+| [`par`] | the records of one input on several threads, in order |
+*/
+
+pub mod cli;
+pub mod gbr_encode;
+pub mod input;
+pub mod kpgn_filter;
+pub mod msg;
+pub mod output;
+pub mod par;
+pub mod pbi2csv;
+pub mod pbi_grep;

@@ -1,0 +1,85 @@
+//! How the format readers tell of trouble in their input.
+//!
+//! A reader never prints. It hands a [`Diagnostic`] (the line, how bad,
+//! the text) to a [`Report`], and stops an input early with a
+//! [`Failure`] when reading it or writing what it made fails. Printing a
+//! diagnostic, and choosing the exit status it leads to, are the
+//! caller's business; a `Vec<Diagnostic>` collects them for a program
+//! that wants to look at them itself.
+
+use std::io;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Processing goes on, the exit status is unchanged.
+    Warning,
+    /// The record (or line, or game) is skipped; the tool exits 2 at the
+    /// end.
+    Error,
+}
+
+/// One message about the input, at a line of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Warning or error.
+    pub severity: Severity,
+    /// The line it is about, counted from 1; 0 when it is about the input
+    /// as a whole.
+    pub line: u64,
+    /// The message, lowercase, no final period.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A warning at `line`.
+    pub fn warning(line: u64, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// An error at `line`.
+    pub fn error(line: u64, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Error, line, message: message.into() }
+    }
+}
+
+/// Where a format reader sends its diagnostics.
+pub trait Report {
+    /// Takes one diagnostic about the current input.
+    fn report(&mut self, diagnostic: Diagnostic);
+}
+
+/// Collects diagnostics, for tests and for callers that print later.
+impl Report for Vec<Diagnostic> {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.push(diagnostic);
+    }
+}
+
+/// Why reading one input stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input could not be read: report it, go on with the next one.
+    Read(io::Error),
+    /// The output could not be written: stop everything.
+    Write(io::Error),
+}
+
+/// An I/O error as a GNU-style message: lowercase, without Rust's
+/// "(os error N)".
+pub fn describe(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text.to_string(),
+    }
+}
