@@ -390,16 +390,3 @@ fn threads_change_nothing_but_the_time() {
         }
     }
 }
-
-#[test]
-fn threads_must_be_a_positive_number() {
-    let dir = Dir::new("pbi2csv-threads-usage");
-    for bad in ["0", "-1", "two", ""] {
-        dir.command("pbi2csv")
-            .args(["-j", bad])
-            .stdin("")
-            .run()
-            .code(2)
-            .says("the number of threads must be a whole number from 1 up");
-    }
-}

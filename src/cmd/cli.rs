@@ -123,17 +123,22 @@ pub fn usage(message: impl Into<String>) -> lexopt::Error {
     lexopt::Error::Custom(message.into().into())
 }
 
-/// The value of `-j`/`--threads`: a number of threads from 1 up, or, when
-/// not given, [`par::default_threads`](crate::cmd::par::default_threads).
+/// The most threads `-j` takes: each holds a few batches of input, and
+/// beyond the cores of any machine more only cost memory.
+pub const MAX_THREADS: usize = 256;
+
+/// The value of `-j`/`--threads`: a number of threads from 1 to
+/// [`MAX_THREADS`], or, when not given,
+/// [`par::default_threads`](crate::cmd::par::default_threads).
 pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
     let Some(value) = value else {
         return Ok(crate::cmd::par::default_threads());
     };
     match value.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(usage(format!(
-            "the number of threads must be a whole number from 1 up \
-             (got '{value}')"
+            "-j/--threads: expected a whole number from 1 to {MAX_THREADS}, \
+             got '{value}'"
         ))),
     }
 }
