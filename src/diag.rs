@@ -83,3 +83,27 @@ pub fn describe(e: &io::Error) -> String {
         None => text.to_string(),
     }
 }
+
+/// Bytes of the input as they may appear in a message: at most `max`
+/// characters (then `...`), control characters and bytes that are not
+/// UTF-8 shown as `\xHH`, so that no input can drive the terminal or
+/// forge a line of its own in a message.
+pub fn shown(bytes: &[u8], max: usize) -> String {
+    use bstr::ByteSlice;
+    use std::fmt::Write;
+    let mut text = String::new();
+    for (n, (start, end, c)) in bytes.char_indices().enumerate() {
+        if n == max {
+            text.push_str("...");
+            break;
+        }
+        if c == '\u{FFFD}' || c.is_control() {
+            for b in &bytes[start..end] {
+                let _ = write!(text, "\\x{b:02x}");
+            }
+        } else {
+            text.push(c);
+        }
+    }
+    text
+}

@@ -285,6 +285,35 @@ fn ends_nel_or_ls(bytes: &[u8], at: usize) -> bool {
     bytes[..=at].ends_with(end)
 }
 
+/// The first line end in `bytes`: where it starts and where it ends
+/// (just past it). A CR as the last byte is a line end of its own (the
+/// caller hands whole lines). `None` when no line ends in `bytes`.
+///
+/// ```
+/// use chesspipe::lines::find_line_end;
+///
+/// assert_eq!(find_line_end(b"ab\r\ncd"), Some((2, 4)));
+/// assert_eq!(find_line_end(b"x\xC2\x85\n"), Some((1, 3)));
+/// assert_eq!(find_line_end("Cyrillic х, no end".as_bytes()), None);
+/// ```
+pub fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
+    let crlf = memchr::memchr2(b'\n', b'\r', bytes);
+    // A NEL or LS before the CR or LF.
+    let upto = crlf.unwrap_or(bytes.len());
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(0x85, 0xA8, &bytes[from..upto]) {
+        let at = from + i;
+        if ends_nel_or_ls(bytes, at) {
+            let len = if bytes[at] == 0x85 { NEL.len() } else { LS.len() };
+            return Some((at + 1 - len, at + 1));
+        }
+        from = at + 1;
+    }
+    let at = crlf?;
+    let len = if bytes[at..].starts_with(b"\r\n") { 2 } else { 1 };
+    Some((at, at + len))
+}
+
 /// Where the last line of `bytes` that has its line end ends (just past
 /// the line end), when more input may follow: so a CR at the very end,
 /// which may be the first half of a CR LF, ends no line yet. `None`

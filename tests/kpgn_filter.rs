@@ -187,8 +187,9 @@ fn malformed_games_among_good_ones() {
 fn no_game_exits_1() {
     let dir = Dir::new("kpgn-none");
     dir.command(TOOL).arg("-w").run().code(1).quiet();
+    // Input with no game writes nothing (issue 13).
     let out = dir.command(TOOL).arg("-b").stdin("\n\n").run().code(1).quiet();
-    assert_eq!(out.out(), "\n\n");
+    assert_eq!(out.out(), "");
 }
 
 #[test]
@@ -367,7 +368,7 @@ fn generate_move(
         written.texts.push(extra);
     }
     if rng.below(6) == 0 {
-        *out += &format!(" (var{serial} {{varnote{serial}}} Kh1)");
+        *out += &format!(" ({{var{serial}}} Kh1 {{varnote{serial}}})");
     }
     if rng.below(6) == 0 {
         let semi = format!("{name}semi{serial}");

@@ -10,7 +10,7 @@ use crate::cmd::msg::Messages;
 use crate::cmd::output;
 use crate::cmd::par::{self, Batch, End, Work};
 use crate::diag::{self, Diagnostic, Failure, Report};
-use crate::kpgn::{game, Config, Filter};
+use crate::kpgn::{Config, Cuts, Filter, OUT_BUFFER};
 use crate::lines::{Line, LineReader};
 
 /// Filters every game of `sources`, in order, to stdout, an input of
@@ -50,7 +50,7 @@ pub fn run(
 /// the same whatever their number.
 ///
 /// The reading thread cuts the input into batches only before a line that
-/// certainly starts a game ([`game::Cuts`]), so that each worker reads
+/// certainly starts a game ([`Cuts`]), so that each worker reads
 /// its games as one reader of the whole input would; in the rare input
 /// where no such line comes for long, the rest is read on this thread.
 ///
@@ -88,8 +88,9 @@ pub fn filter_batches(
         let mut run = Parallel { threads, batch_bytes, any: &mut any };
         run.filter(&mut filter, lines, wtr, report)
     } else {
-        let mut games = game::GameReader::from_lines(lines);
-        filter.games(&mut games, &mut Vec::new(), Some(wtr), report, true)
+        let mut lines = lines;
+        let mut out = Vec::with_capacity(OUT_BUFFER);
+        filter.lines(&mut lines, &mut out, Some(wtr), report, true)
     };
     match result {
         Ok(()) => {}
@@ -122,7 +123,7 @@ impl Parallel<'_> {
     ) -> Result<(), Failure> {
         let config = filter.config();
         let workers = (0..self.threads).map(|_| Worker { config }).collect();
-        let mut cuts = game::Cuts::default();
+        let mut cuts = Cuts::default();
         let cut = |line: &Line<'_>| cuts.starts_game(line.content());
         let any = &mut *self.any;
         let end = par::run(&mut lines, workers, self.batch_bytes, cut, |b| {
@@ -135,8 +136,9 @@ impl Parallel<'_> {
         })?;
         if let End::Uncut(held) = end {
             let rest = held.into_reader_then(lines.into_rest());
-            let mut games = game::GameReader::from_lines(rest);
-            filter.games(&mut games, &mut Vec::new(), Some(wtr), report, true)
+            let mut rest = rest;
+            let mut out = Vec::with_capacity(OUT_BUFFER);
+            filter.lines(&mut rest, &mut out, Some(wtr), report, true)
         } else {
             Ok(())
         }
@@ -151,11 +153,11 @@ struct Worker<'c> {
 impl Work for Worker<'_> {
     fn work(&mut self, batch: &mut Batch) {
         let mut filter = Filter::new(self.config);
-        let mut games = game::GameReader::from_lines(batch.lines.reader());
+        let mut lines = batch.lines.reader();
         let (out, report) = (&mut batch.out, &mut batch.diagnostics);
         let last = !batch.cut_short;
         // Reading from memory cannot fail, and there is no writer.
-        let _ = filter.games(&mut games, out, None, report, last);
+        let _ = filter.lines(&mut lines, out, None, report, last);
         batch.selected = u64::from(filter.any());
     }
 }

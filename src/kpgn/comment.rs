@@ -5,561 +5,424 @@
 //! point 4). `<response>` is the referee's announcements, comma-separated,
 //! possibly none: `X<square>` a capture there, `C<d>` a check along a file
 //! (`F`), rank (`R`), long or short diagonal (`L`, `S`) or by a knight
-//! (`N`). `<illegal>` is the illegal attempts in Kriegspiel SAN,
-//! comma-separated, or, in a filtered record, their number.
+//! (`N`). `<illegal>` is the illegal attempts in Kriegspiel SAN
+//! ([`san`](super::san)), comma-separated, or, in a filtered record, their
+//! number. White space, line ends included, may stand around every part.
+//!
+//! Every comment of every game is read, so [`parse`] reads the usual
+//! shapes in one pass with no allocation, and leaves anything else, and
+//! the wording of what is wrong, to a slower reader.
 
 use std::ops::Range;
 
-use super::token;
+use super::{san, Side};
 
-/// The illegal attempts of a move, as written.
+/// What a `{...}` comment is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Illegal {
-    /// A list of this many attempts (unfiltered).
-    Attempts(usize),
-    /// A decimal count (filtered).
-    Count,
+pub enum Comment {
+    /// A comment of free text.
+    Plain,
+    /// A Kriegspiel comment.
+    Kriegspiel(KComment),
+    /// A Kriegspiel comment that does not have its form: [`error`] says
+    /// what is wrong.
+    Bad,
 }
 
-/// The parts of a Kriegspiel comment, as spans into the comment's bytes
+/// Where the parts of a Kriegspiel comment lie in the comment's bytes
 /// (braces included).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KComment {
-    /// White space between `{` and `(`.
-    pub lead: Range<usize>,
-    /// The announcements between `(` and `:`.
-    pub response: Range<usize>,
-    /// The illegal attempts (or their count) between `:` and `)`.
-    pub illegal: Range<usize>,
-    /// What `illegal` holds.
-    pub attempts: Illegal,
+    /// The offset of `(`.
+    open: u32,
+    /// The offset of `:`.
+    colon: u32,
+    /// The offset of `)`.
+    close: u32,
+    /// Where the free text after `)` ends (the white space before `}`
+    /// follows).
+    text_end: u32,
+    /// The number of illegal attempts listed, or [`COUNT`].
+    attempts: u32,
+}
+
+/// [`KComment::attempts`] of a comment that gives a count, not a list.
+const COUNT: u32 = u32::MAX;
+
+impl KComment {
+    /// The announcements between `(` and `:`, as written.
+    pub fn response(&self) -> Range<usize> {
+        self.open as usize + 1..self.colon as usize
+    }
+
+    /// The illegal attempts (or their count) between `:` and `)`, as
+    /// written.
+    pub fn illegal(&self) -> Range<usize> {
+        self.colon as usize + 1..self.close as usize
+    }
+
+    /// The number of attempts listed; `None` for a count (a filtered
+    /// record).
+    pub fn listed(&self) -> Option<usize> {
+        (self.attempts != COUNT).then_some(self.attempts as usize)
+    }
+
     /// The free text after `)`, without the white space before `}`.
-    pub text: Range<usize>,
-    /// The white space before `}`.
-    pub trail: Range<usize>,
-}
+    pub fn text(&self) -> Range<usize> {
+        self.close as usize + 1..self.text_end as usize
+    }
 
-/// White space inside a comment: PGN white space, U+00A0 and line ends.
-fn space_at(c: &[u8], i: usize, end: usize) -> usize {
-    match c[i] {
-        b'\r' | b'\n' => 1,
-        _ => token::space_at(c, i, end),
+    /// Where the white space before `}` starts.
+    pub fn trail(&self) -> usize {
+        self.text_end as usize
     }
-}
 
-fn trim(c: &[u8], mut r: Range<usize>) -> Range<usize> {
-    while r.start < r.end && c[r.start] == b' ' {
-        r.start += 1;
+    /// The announcements, each without the white space around it.
+    pub fn announcements<'c>(
+        &self,
+        c: &'c [u8],
+    ) -> impl Iterator<Item = &'c [u8]> {
+        items(&c[self.response()])
     }
-    while r.end > r.start && c[r.end - 1] == b' ' {
-        r.end -= 1;
-    }
-    r
-}
 
-/// Parses the comment `c` (`{...}`, braces included). `None` if it is not
-/// a Kriegspiel comment (its text does not start with `(`).
-///
-/// # Errors
-///
-/// A message saying what is wrong with a comment that starts like a
-/// Kriegspiel comment but does not have its form.
-pub fn parse(c: &[u8]) -> Option<Result<KComment, String>> {
-    let end = c.len() - 1;
-    let mut open = 1;
-    while open < end {
-        match space_at(c, open, end) {
-            0 => break,
-            n => open += n,
-        }
-    }
-    if c.get(open) != Some(&b'(') {
-        return None;
-    }
-    Some(parse_from(c, open, end))
-}
-
-fn parse_from(c: &[u8], open: usize, end: usize) -> Result<KComment, String> {
-    match parse_plain(c, open, end) {
-        Some(k) => Ok(k),
-        None => parse_slowly(c, open, end),
+    /// The illegal attempts (nothing for a count), each without the white
+    /// space around it.
+    pub fn attempts<'c>(&self, c: &'c [u8]) -> impl Iterator<Item = &'c [u8]> {
+        let list = match self.listed() {
+            Some(_) => &c[self.illegal()],
+            None => &[],
+        };
+        items(list)
     }
 }
 
-/// One pass over a comment whose parentheses hold no spaces, the way
-/// nearly every record writes them; `None` for anything else, which
-/// [`parse_slowly`] then reads (and reports).
+/// The length of the white space at `c[i..]`: PGN white space, U+00A0,
+/// and every line end (CR, LF, U+0085, U+2028), since a comment may run
+/// across lines.
+fn space_at(c: &[u8], i: usize) -> usize {
+    match c[i..] {
+        [b' ' | b'\t' | 0x0B | 0x0C | b'\r' | b'\n', ..] => 1,
+        [0xC2, 0xA0 | 0x85, ..] => 2,
+        [0xE2, 0x80, 0xA8, ..] => 3,
+        _ => 0,
+    }
+}
+
+/// `s` without the white space around it.
+fn trim(mut s: &[u8]) -> &[u8] {
+    while !s.is_empty() && space_at(s, 0) > 0 {
+        s = &s[space_at(s, 0)..];
+    }
+    trim_end(s)
+}
+
+/// `s` without its trailing white space.
+fn trim_end(mut s: &[u8]) -> &[u8] {
+    let ends_in_space = |s: &[u8], n: usize| {
+        s.len() >= n && space_at(&s[s.len() - n..], 0) == n
+    };
+    while let Some(n) = (1..=3).find(|&n| ends_in_space(s, n)) {
+        s = &s[..s.len() - n];
+    }
+    s
+}
+
+/// The comma-separated items of `list`, trimmed; none if `list` is blank.
+fn items(list: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let blank = trim(list).is_empty();
+    list.split(|&b| b == b',').map(trim).filter(move |_| !blank)
+}
+
+/// Reads the comment `c` (`{...}`, braces included), the comment of a
+/// move by `side` (attempts that reach its last rank must promote).
 #[inline]
-fn parse_plain(c: &[u8], open: usize, end: usize) -> Option<KComment> {
-    let c = &c[..end];
-    let mut i = open + 1;
-    if *c.get(i)? != b':' {
+pub fn parse(c: &[u8], side: Option<Side>) -> Comment {
+    let mut open = 1;
+    while c[open] == b' ' {
+        open += 1;
+    }
+    if c[open] != b'(' {
+        return match c[open] {
+            // `}`, or a byte that cannot start white space: free text.
+            b'}' | 0x21..=0x7E => Comment::Plain,
+            _ => slow(c, side),
+        };
+    }
+    match fast(c, open, side) {
+        Some(k) => Comment::Kriegspiel(k),
+        None => slow(c, side),
+    }
+}
+
+/// [`parse`] in one pass, for the usual shapes: `None` for anything else
+/// (white space other than spaces, a fault), which [`slow`] then reads.
+/// `c[open]` is `(`; the `}` that ends `c` stops every loop.
+#[inline]
+fn fast(c: &[u8], open: usize, side: Option<Side>) -> Option<KComment> {
+    let end = c.len() - 1;
+    let spaces = |mut i: usize| {
+        while c[i] == b' ' {
+            i += 1;
+        }
+        i
+    };
+    let mut i = spaces(open + 1);
+    if c[i] != b':' {
         loop {
-            i += match c[i..] {
-                [b'X', f, n, ..]
-                    if (b'a'..=b'h').contains(&f)
-                        && (b'1'..=b'8').contains(&n) =>
+            match c[i] {
+                b'X' if matches!(c[i + 1], b'a'..=b'h')
+                    && matches!(c[i + 2], b'1'..=b'8') =>
                 {
-                    3
+                    i += 3
                 }
-                [b'C', b'F' | b'R' | b'L' | b'S' | b'N', ..] => 2,
+                b'C' if matches!(
+                    c[i + 1],
+                    b'F' | b'R' | b'L' | b'S' | b'N'
+                ) =>
+                {
+                    i += 2
+                }
                 _ => return None,
-            };
-            match *c.get(i)? {
-                b',' => i += 1,
+            }
+            i = spaces(i);
+            match c[i] {
+                b',' => i = spaces(i + 1),
                 b':' => break,
                 _ => return None,
             }
         }
     }
     let colon = i;
-    let (mut n, mut after_comma, mut digits) = (1, true, true);
-    loop {
-        i += 1;
-        match *c.get(i)? {
-            b')' => break,
-            b',' if !after_comma => {
-                (n, after_comma, digits) = (n + 1, true, false);
-            }
-            b if SAN[b as usize] => {
-                after_comma = false;
-                digits &= b.is_ascii_digit();
-            }
-            _ => return None,
+    i = spaces(i + 1);
+    let attempts = if c[i] == b')' {
+        0
+    } else if c[i].is_ascii_digit() && c[i + 1] != b'-' {
+        while c[i].is_ascii_digit() {
+            i += 1;
         }
+        i = spaces(i);
+        COUNT
+    } else {
+        let mut n = 0;
+        loop {
+            i = san::scan_attempt(c, i, side).ok()?;
+            n += 1;
+            i = spaces(i);
+            if c[i] != b',' {
+                break n;
+            }
+            i = spaces(i + 1);
+        }
+    };
+    if c[i] != b')' || i >= end {
+        return None;
     }
     let close = i;
-    let attempts = match (close - colon, after_comma, digits) {
-        (1, _, _) => Illegal::Attempts(0),
-        (_, true, _) => return None,
-        (_, false, true) => Illegal::Count,
-        (_, false, false) => Illegal::Attempts(n),
+    // The free text usually ends right before `}`.
+    let text_end = match c[end - 1] {
+        b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
+            close + 1 + trim_end(&c[close + 1..end]).len()
+        }
+        _ => end,
     };
-    let text_end = text_end(c, close, end);
+    // Offsets fit: the comment is shorter than 4 GiB.
+    u32::try_from(c.len()).ok()?;
     Some(KComment {
-        lead: 1..open,
-        response: open + 1..colon,
-        illegal: colon + 1..close,
+        open: open as u32,
+        colon: colon as u32,
+        close: close as u32,
+        text_end: text_end as u32,
         attempts,
-        text: close + 1..text_end,
-        trail: text_end..end,
     })
 }
 
-/// [`parse`] for a comment in the shape nearly every record writes,
-/// `{(` with no space between and no space inside the parentheses,
-/// starting at `rest[0]` and closing within `rest`: the length of the
-/// comment and its parts. `None` for anything else, which [`parse`]
-/// then reads (and reports). It agrees with [`parse`] where it answers;
-/// the tests check that.
-///
-/// This is the filter's fast path (one comment per move): it reads the
-/// parentheses byte by byte once, where finding the `}` first and then
-/// parsing would read them twice.
-#[inline]
-pub fn parse_usual(rest: &[u8]) -> Option<(usize, KComment)> {
-    if rest.get(..2) != Some(b"{(") {
-        return None;
+/// [`parse`] for every shape, by parts.
+#[cold]
+#[inline(never)]
+fn slow(c: &[u8], side: Option<Side>) -> Comment {
+    match parse_by_parts(c, side) {
+        None => Comment::Plain,
+        Some(Ok(k)) => Comment::Kriegspiel(k),
+        Some(Err(_)) => Comment::Bad,
     }
-    let mut i = 2;
-    if *rest.get(i)? != b':' {
-        loop {
-            i += match rest.get(i..i + 3)? {
-                [b'X', f, n]
-                    if SQUARE[*f as usize] & 1 != 0
-                        && SQUARE[*n as usize] & 2 != 0 =>
-                {
-                    3
-                }
-                [b'C', b'F' | b'R' | b'L' | b'S' | b'N', _] => 2,
-                _ => return None,
-            };
-            match *rest.get(i)? {
-                b',' => i += 1,
-                b':' => break,
-                _ => return None,
-            }
-        }
-    }
-    let colon = i;
-    let close = colon + 1 + token::find(b')', &rest[colon + 1..])?;
-    // The list is checked without a branch per byte: which byte comes
-    // next in a list of moves is anybody's guess, and a mispredicted
-    // branch costs more than the few instructions that avoid it. Each
-    // byte's class is a set of bits, so that one OR gathers what the
-    // list holds and one AND with the class before finds two commas in
-    // a row (or a comma first: the class before the list is COMMA).
-    let (mut seen, mut pairs, mut before, mut commas) = (0, 0, COMMA, 0);
-    for &b in &rest[colon + 1..close] {
-        let class = ILLEGAL[b as usize];
-        seen |= class;
-        pairs |= class & before;
-        before = class;
-        commas += usize::from(class >> 2);
-    }
-    let bad = (seen & OTHER) | ((pairs | before) & COMMA) != 0;
-    let attempts = match (close - colon, bad) {
-        (1, _) => Illegal::Attempts(0),
-        (_, true) => return None,
-        _ if seen & LETTER == 0 && commas == 0 => Illegal::Count,
-        _ => Illegal::Attempts(commas + 1),
-    };
-    let end = match rest.get(close + 1) {
-        Some(b'}') => close + 1,
-        _ => close + 1 + token::find(b'}', &rest[close + 1..])?,
-    };
-    let text_end = text_end(rest, close, end);
-    let k = KComment {
-        lead: 1..1,
-        response: 2..colon,
-        illegal: colon + 1..close,
-        attempts,
-        text: close + 1..text_end,
-        trail: text_end..end,
-    };
-    Some((end + 1, k))
 }
 
-/// Bit 1: a file letter, `a-h`; bit 2: a rank digit, `1-8`.
-static SQUARE: [u8; 256] = {
-    let mut t = [0; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c >= b'a' && c <= b'h' {
-            1
-        } else if c >= b'1' && c <= b'8' {
-            2
-        } else {
-            0
-        };
-        b += 1;
+/// What is wrong with the comment `c`, for which [`parse`] gave
+/// [`Comment::Bad`].
+#[cold]
+pub fn error(c: &[u8], side: Option<Side>) -> String {
+    match parse_by_parts(c, side) {
+        Some(Err(message)) => message,
+        _ => "malformed kriegspiel comment".into(),
     }
-    t
-};
-
-/// The classes of [`ILLEGAL`], one bit each (a digit has none).
-const DIGIT: u8 = 0;
-const OTHER: u8 = 1;
-const LETTER: u8 = 2;
-/// Must be the highest bit: [`parse_usual`] counts commas by shifting.
-const COMMA: u8 = 4;
-
-/// The bytes of the illegal attempts of [`parse_usual`]: the SAN bytes
-/// split into digits and the rest, and `,`.
-static ILLEGAL: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c.is_ascii_digit() {
-            DIGIT
-        } else if SAN[b] {
-            LETTER
-        } else if c == b',' {
-            COMMA
-        } else {
-            OTHER
-        };
-        b += 1;
-    }
-    t
-};
-
-/// Where the free text after `)` at `close` ends: before the white space
-/// that precedes `}` at `end`.
-#[inline]
-fn text_end(c: &[u8], close: usize, end: usize) -> usize {
-    let mut text_end = end;
-    while text_end > close + 1 {
-        let i = text_end - 1;
-        let nbsp = i > close + 1 && c[i - 1] == 0xC2 && c[i] == 0xA0;
-        if nbsp {
-            text_end -= 2;
-        } else if matches!(c[i], b' ' | b'\t' | b'\r' | b'\n') {
-            text_end -= 1;
-        } else {
-            break;
-        }
-    }
-    text_end
 }
 
-/// [`parse_from`] for comments with spaces inside the parentheses, or
-/// errors.
-fn parse_slowly(
+/// Reads `c` by its parts, for any white space: `None` if it is not a
+/// Kriegspiel comment, else the comment or what is wrong with it.
+fn parse_by_parts(
+    c: &[u8],
+    side: Option<Side>,
+) -> Option<Result<KComment, String>> {
+    let end = c.len() - 1;
+    let mut open = 1;
+    while open < end && space_at(c, open) > 0 {
+        open += space_at(c, open);
+    }
+    (c[open] == b'(').then(|| by_parts(c, open, end, side))
+}
+
+fn by_parts(
     c: &[u8],
     open: usize,
     end: usize,
+    side: Option<Side>,
 ) -> Result<KComment, String> {
-    let close = token::find(b')', &c[open..end])
+    let shown = |s: &[u8]| crate::diag::shown(s, 24);
+    let close = super::lex::find(b')', &c[open..end])
         .map(|i| open + i)
         .ok_or("kriegspiel comment without ')'")?;
-    let colon = token::find(b':', &c[open..close])
+    let colon = super::lex::find(b':', &c[open..close])
         .map(|i| open + i)
         .ok_or("kriegspiel comment without ':'")?;
-    let response = open + 1..colon;
-    check_response(c, response.clone())?;
-    let illegal = colon + 1..close;
-    let attempts = count_attempts(c, illegal.clone())?;
-    let text_end = text_end(c, close, end);
-    Ok(KComment {
-        lead: 1..open,
-        response,
-        illegal,
-        attempts,
-        text: close + 1..text_end,
-        trail: text_end..end,
-    })
-}
-
-/// Checks each announcement: `X` and a square, or `C` and a direction.
-fn check_response(c: &[u8], response: Range<usize>) -> Result<(), String> {
-    if plain_response(&c[response.clone()]) {
-        return Ok(());
-    }
-    if trim(c, response.clone()).is_empty() {
-        return Ok(());
-    }
-    for code in c[response].split(|&b| b == b',') {
-        let code = &code[trim(code, 0..code.len())];
+    for code in items(&c[open + 1..colon]) {
         let ok = match code {
-            [b'X', f, r] => {
-                (b'a'..=b'h').contains(f) && (b'1'..=b'8').contains(r)
-            }
+            [b'X', b'a'..=b'h', b'1'..=b'8'] => true,
             [b'C', d] => matches!(d, b'F' | b'R' | b'L' | b'S' | b'N'),
             _ => false,
         };
         if !ok {
-            let shown = String::from_utf8_lossy(code);
-            return Err(format!("unknown referee announcement '{shown}'"));
+            return Err(format!(
+                "unknown referee announcement '{}'",
+                shown(code)
+            ));
         }
     }
-    Ok(())
-}
-
-/// Whether `r` is valid announcements written without spaces, the way
-/// nearly every record writes them: the fast path of [`check_response`].
-fn plain_response(r: &[u8]) -> bool {
-    let mut i = 0;
-    while i < r.len() {
-        let len = match r[i..] {
-            [b'X', f, n, ..]
-                if (b'a'..=b'h').contains(&f)
-                    && (b'1'..=b'8').contains(&n) =>
-            {
-                3
+    let list = trim(&c[colon + 1..close]);
+    let attempts = if !list.is_empty() && list.iter().all(u8::is_ascii_digit) {
+        COUNT
+    } else {
+        let mut n = 0;
+        for item in items(list) {
+            if !san::is_attempt(item, side) {
+                let what = if item.is_empty() {
+                    "empty"
+                } else {
+                    "not Kriegspiel SAN"
+                };
+                return Err(format!(
+                    "illegal attempt '{}' is {what}",
+                    shown(item)
+                ));
             }
-            [b'C', b'F' | b'R' | b'L' | b'S' | b'N', ..] => 2,
-            _ => return false,
-        };
-        i += len;
-        match r.get(i) {
-            None => return true,
-            Some(b',') if i + 1 < r.len() => i += 1,
-            Some(_) => return false,
+            n += 1;
         }
-    }
-    true
-}
-
-/// The bytes of Kriegspiel SAN: letters, digits and `+ # = - /`.
-static SAN: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric()
-            || matches!(c, b'+' | b'#' | b'=' | b'-' | b'/');
-        b += 1;
-    }
-    t
-};
-
-/// The number of attempts listed in `illegal`, or that it is a count.
-fn count_attempts(c: &[u8], illegal: Range<usize>) -> Result<Illegal, String> {
-    // The fast path: items of SAN bytes, commas between them, no spaces.
-    let list = &c[illegal.clone()];
-    let (mut n, mut after_comma, mut digits) = (1, true, true);
-    for &b in list {
-        if b == b',' && !after_comma {
-            (n, after_comma, digits) = (n + 1, true, false);
-        } else if SAN[b as usize] {
-            after_comma = false;
-            digits &= b.is_ascii_digit();
-        } else {
-            return count_attempts_slowly(c, illegal);
-        }
-    }
-    match (list.is_empty(), after_comma, digits) {
-        (true, _, _) => Ok(Illegal::Attempts(0)),
-        (false, true, _) => count_attempts_slowly(c, illegal),
-        (false, false, true) => Ok(Illegal::Count),
-        (false, false, false) => Ok(Illegal::Attempts(n)),
-    }
-}
-
-/// [`count_attempts`] for lists with spaces or errors.
-fn count_attempts_slowly(
-    c: &[u8],
-    illegal: Range<usize>,
-) -> Result<Illegal, String> {
-    let list = &c[trim(c, illegal)];
-    if list.is_empty() {
-        return Ok(Illegal::Attempts(0));
-    }
-    if list.iter().all(u8::is_ascii_digit) {
-        return Ok(Illegal::Count);
-    }
-    let mut n = 0;
-    for item in list.split(|&b| b == b',') {
-        let item = &item[trim(item, 0..item.len())];
-        if item.is_empty() || !item.iter().all(|&b| SAN[b as usize]) {
-            let shown = String::from_utf8_lossy(item);
-            return Err(format!("malformed illegal attempt '{shown}'"));
-        }
-        n += 1;
-    }
-    Ok(Illegal::Attempts(n))
+        n
+    };
+    let text_end = close + 1 + trim_end(&c[close + 1..end]).len();
+    let u = |n: usize| u32::try_from(n).map_err(|_| "comment too long");
+    Ok(KComment {
+        open: u(open)?,
+        colon: u(colon)?,
+        close: u(close)?,
+        text_end: u(text_end)?,
+        attempts,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parts(c: &str) -> (String, String, Illegal, String, String) {
-        let k = parse(c.as_bytes()).unwrap().unwrap();
-        let s = |r: Range<usize>| c[r].to_string();
-        (s(k.response), s(k.illegal), k.attempts, s(k.text), s(k.trail))
+    /// The parts of `c` as text: response, illegal, listed, text, trail.
+    fn parts(c: &str) -> (&str, &str, Option<usize>, &str, &str) {
+        let Comment::Kriegspiel(k) = parse(c.as_bytes(), None) else {
+            panic!("{c}: not a kriegspiel comment");
+        };
+        // The slow reader reads it the same.
+        assert_eq!(parse_by_parts(c.as_bytes(), None), Some(Ok(k)), "{c}");
+        let end = c.len() - 1;
+        (
+            &c[k.response()],
+            &c[k.illegal()],
+            k.listed(),
+            &c[k.text()],
+            &c[k.trail()..end],
+        )
     }
 
     #[test]
     fn the_seed_examples() {
+        assert_eq!(parts("{(:)}"), ("", "", Some(0), "", ""));
+        assert_eq!(parts("{(Xe5:e7)}"), ("Xe5", "e7", Some(1), "", ""));
         assert_eq!(
             parts("{(Xe7,CF:dxe3,dxc3)}"),
-            (
-                "Xe7,CF".into(),
-                "dxe3,dxc3".into(),
-                Illegal::Attempts(2),
-                "".into(),
-                "".into()
-            )
+            ("Xe7,CF", "dxe3,dxc3", Some(2), "", "")
         );
-        assert_eq!(parts("{(Xe7,CF:2)}").2, Illegal::Count);
-        assert_eq!(parts("{(:)}").2, Illegal::Attempts(0));
-        assert_eq!(parts("{(Xh5:exf4,h5)}").2, Illegal::Attempts(2));
-    }
-
-    #[test]
-    fn space_inside_braces_and_free_text() {
-        let k = parse(b"{ (:) }").unwrap().unwrap();
-        assert_eq!((k.lead, k.text, k.trail), (1..2, 5..5, 5..6));
+        assert_eq!(parts("{(Xh5:2)}"), ("Xh5", "2", None, "", ""));
+        assert_eq!(parts("{(:0)}"), ("", "0", None, "", ""));
+        assert_eq!(parts("{ (:) }"), ("", "", Some(0), "", " "));
         assert_eq!(
-            parts("{(CS,CN:Qh4) a nice \u{a0}try \u{a0}}"),
-            (
-                "CS,CN".into(),
-                "Qh4".into(),
-                Illegal::Attempts(1),
-                " a nice \u{a0}try".into(),
-                " \u{a0}".into()
-            )
+            parts("{ ( Xe5 , CS : Nc3 , O-O ) text }"),
+            (" Xe5 , CS ", " Nc3 , O-O ", Some(2), " text", " ")
         );
-        assert_eq!(parts("{(Xe5 , CR: e7 , f8=Q)}").2, Illegal::Attempts(2));
     }
 
     #[test]
-    fn the_fast_path_agrees_with_the_slow_one() {
-        let cases = [
-            "{(:)}",
-            "{(X:)}",
-            "{(Xe4:e5,d5)}",
-            "{(CF,CN,Xa1:12) text  }",
-            "{(Xe4,CF:Nb1c3,e8=Q+,O-O-O) a\nb\n}",
-            "{(:e5,)}",
-            "{(:,e5)}",
-            "{(Xe4,:)}",
-            "{(Xe9:)}",
-            "{(CQ:)}",
-            "{(:0)}",
-            "{(:1,2)}",
-        ];
-        for c in cases {
-            let c = c.as_bytes();
-            let slow = parse_slowly(c, 1, c.len() - 1);
-            if let Some(fast) = parse_plain(c, 1, c.len() - 1) {
-                assert_eq!(Ok(fast), slow, "{}", String::from_utf8_lossy(c));
-            }
-            assert_eq!(parse_from(c, 1, c.len() - 1), slow);
-        }
-    }
-
-    #[test]
-    fn the_usual_shape_agrees_with_parse() {
-        let cases = [
-            "{(:)}",
-            "{(:)} e4",
-            "{(X:)}",
-            "{(Xe4:e5,d5)}",
-            "{(Xa1,Xh8,CF,CR,CL,CS,CN:)}",
-            "{(CF,CN,Xa1:12) text  } x",
-            "{(Xe4,CF:Nb1c3,e8=Q+,O-O-O) a \u{a0}}",
-            "{(:e5,)}",
-            "{(:,e5)}",
-            "{(Xe4,:)}",
-            "{(Xe9:)}",
-            "{(Xi4:)}",
-            "{(CQ:)}",
-            "{(C:)}",
-            "{(X",
-            "{(:0)}",
-            "{(:1,2)}",
-            "{(:1a)}",
-            "{(:a)}",
-            "{(:a) b",
-            "{(:a}",
-            "{ (:)}",
-            "{(:e 5)}",
-            "{(Xe5:e7}",
-            "{(Xe5)}",
-            "{(:e7,,f6)}",
-            "{(:,)}",
-            "{(:1,,2)}",
-            "{(:e7,f6,Qh4)}",
-        ];
-        for c in cases {
-            let b = c.as_bytes();
-            let Some((len, k)) = parse_usual(b) else {
-                continue;
-            };
-            assert_eq!(parse(&b[..len]), Some(Ok(k)), "{c}");
-        }
-        assert!(parse_usual(b"{(Xe4:e5,d5)} x").is_some());
-        assert!(parse_usual(b"{(:) a}").is_some());
+    fn line_ends_inside_and_free_text() {
+        let c = "{ (Xe5 , CS :\r\n Nc3 ,Qh5\u{85}) a long\nnote \u{a0}}";
+        let (r, i, n, t, tr) = parts(c);
+        assert_eq!((r, n), ("Xe5 , CS ", Some(2)));
+        assert_eq!(i, "\r\n Nc3 ,Qh5\u{85}");
+        assert_eq!((t, tr), (" a long\nnote", " \u{a0}"));
+        let Comment::Kriegspiel(k) = parse(c.as_bytes(), None) else {
+            panic!()
+        };
+        let a: Vec<&[u8]> = k.attempts(c.as_bytes()).collect();
+        assert_eq!(a, [&b"Nc3"[..], b"Qh5"]);
+        let r: Vec<&[u8]> = k.announcements(c.as_bytes()).collect();
+        assert_eq!(r, [&b"Xe5"[..], b"CS"]);
     }
 
     #[test]
     fn not_kriegspiel_comments() {
-        assert_eq!(parse(b"{}"), None);
-        assert_eq!(parse(b"{ a (b:c) }"), None);
+        for c in ["{}", "{ }", "{text (x:y)}", "{\n}", "{\u{a0}x}"] {
+            assert_eq!(parse(c.as_bytes(), None), Comment::Plain, "{c}");
+        }
     }
 
     #[test]
     fn broken_kriegspiel_comments() {
-        let cases = [
-            ("{(Xe5)}", "kriegspiel comment without ':'"),
-            ("{(Xe5:e7}", "kriegspiel comment without ')'"),
-            ("{(Q:)}", "unknown referee announcement 'Q'"),
-            ("{(Xi9:)}", "unknown referee announcement 'Xi9'"),
-            ("{(Xe5,:)}", "unknown referee announcement ''"),
-            ("{(:e7,,f6)}", "malformed illegal attempt ''"),
-            ("{(:e 7)}", "malformed illegal attempt 'e 7'"),
-        ];
-        for (c, message) in cases {
-            assert_eq!(
-                parse(c.as_bytes()),
-                Some(Err(message.to_string())),
-                "{c}"
-            );
-        }
+        let error = |c: &str| {
+            assert_eq!(parse(c.as_bytes(), None), Comment::Bad, "{c}");
+            error(c.as_bytes(), None)
+        };
+        assert_eq!(error("{(Xe5}"), "kriegspiel comment without ')'");
+        assert_eq!(error("{(Xe5)}"), "kriegspiel comment without ':'");
+        assert_eq!(error("{(Xz9:)}"), "unknown referee announcement 'Xz9'");
+        assert_eq!(error("{\n(CQ:)}"), "unknown referee announcement 'CQ'");
+        assert_eq!(error("{(Xe5,:)}"), "unknown referee announcement ''");
+        assert_eq!(error("{(:Nc3,,e4)}"), "illegal attempt '' is empty");
+        assert_eq!(
+            error("{(:draw?)}"),
+            "illegal attempt 'draw?' is not Kriegspiel SAN"
+        );
+        assert_eq!(
+            error("{(:Qf7+)}"),
+            "illegal attempt 'Qf7+' is not Kriegspiel SAN"
+        );
+        assert_eq!(
+            error("{(:2,3)}"),
+            "illegal attempt '2' is not Kriegspiel SAN"
+        );
+        assert_eq!(
+            error("{(:2 3)}"),
+            "illegal attempt '2 3' is not Kriegspiel SAN"
+        );
+        // A promotion is needed on the mover's last rank.
+        assert_eq!(parse(b"{(:e8)}", Some(Side::White)), Comment::Bad);
+        assert!(matches!(
+            parse(b"{(:e8)}", Some(Side::Black)),
+            Comment::Kriegspiel(_)
+        ));
     }
 }

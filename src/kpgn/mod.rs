@@ -1,29 +1,44 @@
 /*!
-Kriegspiel PGN (seed 002, FORMATS.md "Kriegspiel PGN"): reading games one
-at a time and filtering them for one player.
+Kriegspiel PGN (seed 002, FORMATS.md "Kriegspiel PGN"): games read one at
+a time, and each written as one player saw it.
 
-The data flows one way: [`game::GameReader`] collects one game's bytes
-from the shared line scanner and tokenizes them ([`token`]); the filter
-([`filter`]) walks the tokens and copies the game, hiding what the player
-must not know; [`Filter`] does this for every game of an input and
-reports the games that cannot be filtered. Games of the usual shape take
-a shortcut ([`fast`]): read without tokenizing, then one pass over their
-bytes that filters them and checks that they were read right.
-[`filter_reader`] filters one reader into any writer.
+[`Filter`] takes an input's lines from the shared line scanner. It frames
+the games, and filters each in the same pass in which it tokenizes it
+([`filter`]): every move read as Kriegspiel SAN ([`san`]), every
+Kriegspiel comment parsed ([`comment`]), every move number checked
+against the ply. A game holds in memory only while it is read; a game
+with anything wrong leaves no output and is reported at its line.
+[`filter_reader`] does it for one reader and any writer.
+
+Framing (the rules every reader of the input follows, so that an input
+cut into parts at [`Cuts`] reads as a whole):
+
+- a game starts at a line of tag pairs, or at a line of movetext that
+  holds more than comments;
+- it ends after the line of its termination marker (and the comment
+  that line opens), at a line whose first byte that is not white space
+  is `[` (after its tag section; in an open comment only if the line is
+  tag pairs), or at the end of the input;
+- blank lines after a game that was written are written after it; text
+  outside games (comments, escape lines) is left out with one warning,
+  and is never held in memory.
 */
 
 pub mod comment;
-pub mod fast;
 pub mod filter;
-pub mod game;
-pub mod token;
+mod lex;
+pub mod san;
 
 use std::io::{self, Write};
 
 use crate::diag::{self, Diagnostic, Failure, Report};
-use crate::lines::LineReader;
+use crate::lines::{
+    count_line_ends, find_line_end, last_line_end, LineReader,
+};
+use filter::{Game, Stop};
 
 pub use filter::Config;
+pub use lex::Cuts;
 
 /// A side in a game of chess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,16 +67,18 @@ impl Side {
     }
 }
 
-/// How much filtered output is gathered before it is written (the size
-/// of the tools' output buffer, so that each write is one buffer's worth).
+/// How much output is gathered before it is written (the tools' output
+/// buffer size, so that each write is one buffer's worth).
 pub const OUT_BUFFER: usize = 64 * 1024;
 
-/// Filters every game of one input to `wtr`, on one thread; true if it
-/// held a game.
+/// How much input is read at a time.
+const BLOCK: usize = 64 * 1024;
+
+/// Filters every game of one input to `wtr`; true if it held a game.
 ///
-/// A game that cannot be filtered goes to `report` and is left out; text
-/// between games is copied. A read error ends the input and is reported
-/// as an error about the input as a whole (line 0).
+/// A game that cannot be filtered goes to `report` and is left out. A
+/// read error ends the input (the game being read is lost) and is
+/// reported as an error about the input as a whole (line 0).
 ///
 /// # Errors
 ///
@@ -73,8 +90,9 @@ pub fn filter_reader(
     report: &mut dyn Report,
 ) -> io::Result<bool> {
     let mut filter = Filter::new(config);
-    let mut games = game::GameReader::from_lines(LineReader::new(rdr));
-    match filter.games(&mut games, &mut Vec::new(), Some(wtr), report, true) {
+    let mut lines = LineReader::new(rdr);
+    let mut out = Vec::with_capacity(OUT_BUFFER);
+    match filter.lines(&mut lines, &mut out, Some(wtr), report, true) {
         Ok(()) => {}
         Err(Failure::Read(err)) => {
             report.report(Diagnostic::error(0, diag::describe(&err)));
@@ -85,72 +103,110 @@ pub fn filter_reader(
 }
 
 /// Filtering the games of one input, or of one batch of its lines.
+///
+/// The input is read in blocks of whole lines into one buffer, which
+/// holds the game being read and the lines not read yet: games are
+/// tokenized where they lie, and a line is looked at as a line only
+/// outside games and in tag sections.
 #[derive(Debug)]
 pub struct Filter<'c> {
     config: &'c Config,
-    /// Whether games of the usual shape take the shortcut ([`fast`]).
-    fast: bool,
-    /// Whether the input held a game.
+    /// The input read: whole lines up to `whole`, then part of a line.
+    input: Vec<u8>,
+    /// The next byte to read.
+    pos: usize,
+    whole: usize,
+    /// A line start in `input` whose number is known.
+    known: (usize, u64),
+    game: Game,
+    /// A game is open.
+    in_game: bool,
+    /// A game was read.
     any: bool,
+    /// The last game was written: blank lines after it follow it.
+    written: bool,
+    /// Text outside games was reported since the last game.
+    warned: bool,
+    /// A `{` comment is open in text outside games.
+    brace: bool,
 }
 
-/// A game read and filtered: whether it was a game, and what was wrong
-/// with it (it then left no output).
-type Filtered = (bool, Option<Diagnostic>);
-
 impl<'c> Filter<'c> {
-    /// A filter for `config` that has read no game yet.
+    /// A filter for `config` that has read nothing yet.
     pub fn new(config: &'c Config) -> Filter<'c> {
-        Filter { config, fast: fast::applies(config), any: false }
+        Filter {
+            config,
+            input: Vec::new(),
+            pos: 0,
+            whole: 0,
+            known: (0, 1),
+            game: Game::new(),
+            in_game: false,
+            any: false,
+            written: false,
+            warned: false,
+            brace: false,
+        }
     }
 
-    /// Filters the games of `games` to the end of `out`, which goes to
-    /// `wtr` a buffer's worth at a time if there is one (one write, and
-    /// no copy into the writer's buffer, per 64 KiB rather than per
-    /// game); with none, all of it stays in `out`.
+    /// The configuration it filters with.
+    pub fn config(&self) -> &'c Config {
+        self.config
+    }
+
+    /// Whether a game was read (not only text outside games).
+    pub fn any(&self) -> bool {
+        self.any
+    }
+
+    /// Filters the rest of the lines of `lines` to the end of `out`, which
+    /// goes to `wtr` a buffer's worth at a time if there is one (with
+    /// none, all of it stays in `out`).
     ///
-    /// With `last` false the input was cut short after the lines given:
-    /// the last game, which a reader of the whole input would have lost,
-    /// is left out (from `out`, which must then have no writer).
+    /// With `last` false the input was cut short after these lines: the
+    /// game still open, which a reader of the whole input would have lost
+    /// to the read error, is left out.
     ///
     /// # Errors
     ///
-    /// A read error ([`Failure::Read`]) ends the input; a write error
-    /// ([`Failure::Write`]) ends everything.
-    pub fn games<R: io::Read>(
+    /// A read error ([`Failure::Read`]) ends the input, losing the open
+    /// game; a write error ([`Failure::Write`]) ends everything.
+    pub fn lines<R: io::Read>(
         &mut self,
-        games: &mut game::GameReader<R>,
+        lines: &mut LineReader<R>,
         out: &mut Vec<u8>,
         mut wtr: Option<&mut dyn Write>,
         report: &mut dyn Report,
         last: bool,
     ) -> Result<(), Failure> {
-        debug_assert!(last || wtr.is_none());
-        // The last game read waits for the next: where its output starts,
-        // and what it was.
-        let mut held: Option<(usize, Filtered)> = None;
+        self.input.clear();
+        (self.pos, self.whole) = (0, 0);
+        self.known = (0, lines.number() + 1);
         let read = loop {
-            if let Some(wtr) = wtr.as_mut() {
-                if out.len() >= OUT_BUFFER {
+            let eof = match self.read(lines) {
+                Ok(eof) => eof,
+                Err(err) => {
+                    // The whole lines read before the error are read.
+                    self.filter(out, report);
+                    break Err(Failure::Read(err));
+                }
+            };
+            self.filter(out, report);
+            if !self.in_game && out.len() >= OUT_BUFFER {
+                if let Some(wtr) = wtr.as_mut() {
                     wtr.write_all(out).map_err(Failure::Write)?;
                     out.clear();
                 }
             }
-            let mark = out.len();
-            match self.next(games, out) {
-                Ok(Some(game)) => {
-                    if let Some((_, game)) = held.replace((mark, game)) {
-                        self.keep(game, report);
-                    }
-                }
-                Ok(None) => break Ok(()),
-                Err(err) => break Err(Failure::Read(err)),
+            if eof {
+                break Ok(());
             }
         };
-        match held {
-            Some((mark, _)) if !last && read.is_ok() => out.truncate(mark),
-            Some((_, game)) => self.keep(game, report),
-            None => {}
+        if read.is_ok() && last {
+            self.finish(out, report);
+        } else if self.in_game {
+            out.truncate(self.game.mark());
+            self.in_game = false;
         }
         if let Some(wtr) = wtr {
             wtr.write_all(out).map_err(Failure::Write)?;
@@ -159,120 +215,173 @@ impl<'c> Filter<'c> {
         read
     }
 
-    /// The configuration it filters with.
-    pub fn config(&self) -> &'c Config {
-        self.config
-    }
-
-    /// Whether a game was read (not only text between games).
-    pub fn any(&self) -> bool {
-        self.any
-    }
-
-    /// Counts a game read and reports what was wrong with it.
-    fn keep(&mut self, (is_game, error): Filtered, report: &mut dyn Report) {
-        self.any |= is_game;
-        if let Some(error) = error {
-            report.report(error);
-        }
-    }
-
-    /// Reads the next game and writes it filtered to the end of `out`;
-    /// `None` at the end of the input.
-    fn next<R: io::Read>(
-        &self,
-        games: &mut game::GameReader<R>,
-        out: &mut Vec<u8>,
-    ) -> io::Result<Option<Filtered>> {
-        let read = if self.fast {
-            match games.speculate()? {
-                Some(game) if fast::filter(game, self.config, out) => {
-                    return Ok(Some((true, None)));
-                }
-                Some(_) => games.frame()?,
-                None => None,
+    /// Reads a block: drops what no longer needs keeping, then appends
+    /// what the input has; true at its end, where the last line counts
+    /// as whole.
+    fn read<R: io::Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+    ) -> io::Result<bool> {
+        let keep = if self.in_game { self.game.begin() } else { self.pos };
+        if keep > 0 {
+            self.line_of(keep);
+            self.input.drain(..keep);
+            self.pos -= keep;
+            self.whole -= keep;
+            self.known.0 -= keep;
+            if self.in_game {
+                self.game.rebase(keep);
             }
+        }
+        let read = lines.read_rest(&mut self.input, BLOCK);
+        self.whole = if read.as_ref().is_ok_and(|&eof| eof) {
+            self.input.len()
         } else {
-            games.next_game()?
+            let tail = &self.input[self.whole..];
+            self.whole + last_line_end(tail).unwrap_or(0)
         };
-        let Some(game) = read else { return Ok(None) };
-        if let Some(error) = game.error() {
-            return Ok(Some((game.is_game(), Some(error.clone()))));
-        }
-        if !game.is_game() {
-            out.extend_from_slice(game.bytes());
-            return Ok(Some((false, None)));
-        }
-        // A game that cannot be filtered leaves no output.
-        let mark = out.len();
-        match filter::filter(game, self.config, out) {
-            Ok(()) => Ok(Some((true, None))),
-            Err(error) => {
-                out.truncate(mark);
-                Ok(Some((true, Some(error))))
+        read
+    }
+
+    /// The number of the line that `at` (a line start at or after the
+    /// last one asked for) starts.
+    fn line_of(&mut self, at: usize) -> u64 {
+        let (from, number) = self.known;
+        let n = number + count_line_ends(&self.input[from..at]);
+        self.known = (at, n);
+        n
+    }
+
+    /// Filters the whole lines read.
+    fn filter(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        while self.pos < self.whole {
+            if self.in_game {
+                let input = &self.input;
+                let (pos, stop) = self.game.read(
+                    self.config,
+                    input,
+                    self.pos,
+                    self.whole,
+                    out,
+                );
+                self.pos = pos;
+                match stop {
+                    Stop::More => return,
+                    Stop::Ended(at) | Stop::Boundary(at) => {
+                        self.end_game(at, out, report);
+                        self.pos = at;
+                    }
+                }
+            } else {
+                self.outside(out, report);
             }
+        }
+    }
+
+    /// Ends the input: the open game ends.
+    pub fn finish(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        if self.in_game {
+            self.end_game(self.input.len(), out, report);
+        }
+    }
+
+    /// A line while no game is open: a blank line, text outside games, or
+    /// the first line of a game.
+    fn outside(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        let start = self.pos;
+        let (end, next) = match find_line_end(&self.input[start..self.whole]) {
+            Some((end, next)) => (start + end, start + next),
+            None => (self.whole, self.whole),
+        };
+        let content = &self.input[start..end];
+        let first = lex::skip_space(content, 0, content.len());
+        if first == content.len() && !self.brace {
+            if self.written {
+                out.extend_from_slice(&self.input[start..next]);
+            }
+            self.pos = next;
+            return;
+        }
+        let tags = content.get(first) == Some(&b'[')
+            && (!self.brace || lex::is_tag_line(content));
+        let skip = if tags {
+            self.brace = false;
+            Some(0)
+        } else {
+            self.game_in(start, end)
+        };
+        let Some(skip) = skip else {
+            self.written = false;
+            let line = self.line_of(start);
+            self.text_outside(line, report);
+            self.pos = next;
+            return;
+        };
+        self.in_game = true;
+        self.warned = false;
+        self.written = false;
+        let line = self.line_of(start);
+        self.pos = self.game.start(start, skip, line, out);
+    }
+
+    /// Where a game starts in the line `start..end` of text outside games:
+    /// after the end of a comment open from earlier lines, if something
+    /// other than comments follows; `None` if the line holds only
+    /// comments (or an escape line, or a `;` comment).
+    fn game_in(&mut self, start: usize, end: usize) -> Option<usize> {
+        let content = &self.input[start..end];
+        let mut i = 0;
+        if self.brace {
+            i = lex::find(b'}', content)? + 1;
+            self.brace = false;
+        } else if content.first() == Some(&b'%') {
+            return None;
+        }
+        let skip = i;
+        loop {
+            i = lex::skip_space(content, i, content.len());
+            match content.get(i) {
+                None | Some(b';') => return None,
+                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
+                    Some(j) => i += j + 2,
+                    None => {
+                        self.brace = true;
+                        return None;
+                    }
+                },
+                Some(_) => return Some(skip),
+            }
+        }
+    }
+
+    /// Warns once for text outside games between two games.
+    fn text_outside(&mut self, line: u64, report: &mut dyn Report) {
+        if !std::mem::replace(&mut self.warned, true) {
+            let message = "text outside a game is left out";
+            report.report(Diagnostic::warning(line, message));
+        }
+    }
+
+    /// Ends the open game at `end`.
+    fn end_game(
+        &mut self,
+        end: usize,
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
+        self.in_game = false;
+        let is_game = self.game.is_game();
+        self.any |= is_game;
+        match self.game.finish(self.config, &self.input[..end], end, out) {
+            Ok(()) if is_game => self.written = true,
+            Ok(()) => {
+                let line = self.line_of(self.game.begin());
+                self.text_outside(line, report)
+            }
+            Err(error) => report.report(error),
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The output is written a buffer's worth at a time: across those
-    /// writes, a game that cannot be filtered (here after part of it was
-    /// written out) leaves nothing, and every other game is as filtered
-    /// on its own.
-    #[test]
-    fn batched_output_is_each_game_filtered_alone() {
-        let games = [
-            "[A \"1\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) x} 2. d4 *\n\n",
-            "{between}\n\n",
-            "[B \"2\"]\n1. e4 e5\n{(:)} {(:)} 2. d4 *\n\n",
-            "[C \"3\"]\n1. d4 (1. c4) d5 ; y\n2. c4 *\n\n",
-            "[Filtered \"black\"]\n1. ?? e5 *\n\n",
-        ];
-        for config in [
-            Config { player: Side::White, plies: None, keep_comments: false },
-            Config {
-                player: Side::Black,
-                plies: Some(3),
-                keep_comments: true,
-            },
-        ] {
-            let (mut want, mut want_errors) = (vec![], vec![]);
-            let mut input = String::new();
-            for k in 0..6000 {
-                let game = games[k % games.len()];
-                input.push_str(game);
-                let (mut alone, mut errors) = (vec![], vec![]);
-                filter_reader(
-                    &config,
-                    game.as_bytes(),
-                    &mut alone,
-                    &mut errors,
-                )
-                .unwrap();
-                if errors.is_empty() {
-                    want.extend_from_slice(&alone);
-                }
-                want_errors.extend(errors);
-            }
-            let (mut got, mut errors) = (vec![], vec![]);
-            assert!(filter_reader(
-                &config,
-                input.as_bytes(),
-                &mut got,
-                &mut errors
-            )
-            .unwrap());
-            assert!(want.len() > 2 * OUT_BUFFER);
-            assert!(got == want, "{config:?}");
-            let lines = |e: &Vec<Diagnostic>| {
-                e.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
-            };
-            assert_eq!(lines(&errors), lines(&want_errors));
-            assert!(!errors.is_empty());
-        }
-    }
-}
+mod tests;

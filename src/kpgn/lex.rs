@@ -1,0 +1,328 @@
+//! The bytes of PGN: white space, symbol characters, tag pairs, and the
+//! lines where a game certainly starts.
+
+use std::ops::Range;
+
+use memchr::memchr;
+
+/// What each byte is to the tokenizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Class {
+    /// Anything not below: a byte that starts no token.
+    Other,
+    /// Space, tab, VT, FF (U+00A0 is found by [`space_at`]).
+    Space,
+    /// `A-Z a-z 0-9 _ + # = : / -`: moves, numbers, termination markers.
+    Symbol,
+    /// `{`
+    Brace,
+    /// `;`
+    Semicolon,
+    /// `(`
+    Open,
+    /// `)`
+    Close,
+    /// `$`
+    Dollar,
+    /// `!` or `?`
+    Glyph,
+    /// `*`
+    Star,
+    /// CR or LF (U+0085 and U+2028 are found among `Other`).
+    LineEnd,
+}
+
+/// The class of every byte.
+pub(super) static CLASS: [Class; 256] = {
+    let mut t = [Class::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b' ' | b'\t' | 0x0B | 0x0C => Class::Space,
+            b'{' => Class::Brace,
+            b';' => Class::Semicolon,
+            b'(' => Class::Open,
+            b')' => Class::Close,
+            b'$' => Class::Dollar,
+            b'!' | b'?' => Class::Glyph,
+            b'*' => Class::Star,
+            b'\r' | b'\n' => Class::LineEnd,
+            b'_' | b'+' | b'#' | b'=' | b':' | b'/' | b'-' => Class::Symbol,
+            _ if c.is_ascii_alphanumeric() => Class::Symbol,
+            _ => Class::Other,
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
+#[inline(always)]
+pub(super) fn is_symbol(b: u8) -> bool {
+    CLASS[b as usize] == Class::Symbol
+}
+
+/// The length of the white space at `buf[i..end]`, 0 if there is none:
+/// space, tab, VT, FF, or U+00A0 (bytes C2 A0), which the seed's own
+/// examples indent with.
+#[inline(always)]
+pub(super) fn space_at(buf: &[u8], i: usize, end: usize) -> usize {
+    match buf[i] {
+        b' ' | b'\t' | 0x0B | 0x0C => 1,
+        0xC2 if i + 1 < end && buf[i + 1] == 0xA0 => 2,
+        _ => 0,
+    }
+}
+
+/// The offset of the first byte of `buf[i..end]` that is not white space.
+#[inline]
+pub(super) fn skip_space(buf: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end {
+        match space_at(buf, i, end) {
+            0 => break,
+            n => i += n,
+        }
+    }
+    i
+}
+
+/// The offset of the first `needle` in `hay`: a word at a time for the
+/// first bytes, where comments nearly always close (`{(:)}`), memchr
+/// beyond (its set-up costs more than a short search).
+#[inline]
+pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 32;
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let pattern = ONES * u64::from(needle);
+    let head = &hay[..hay.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(8);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap()) ^ pattern;
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(8 * k + zero.trailing_zeros() as usize / 8);
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    if let Some(i) = chunks.remainder().iter().position(|&b| b == needle) {
+        return Some(done + i);
+    }
+    memchr(needle, &hay[head.len()..]).map(|i| i + head.len())
+}
+
+/// A tag pair, `[Name "value"]`, as spans into the line that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Tag {
+    /// The name.
+    pub name: Range<usize>,
+    /// The value between the quotes, escapes left as written.
+    pub value: Range<usize>,
+}
+
+/// The tag pairs of `line` (from `i` on), each handed to `each`; false if
+/// the line is not only tag pairs and white space.
+pub(super) fn tag_pairs(
+    line: &[u8],
+    i: usize,
+    mut each: impl FnMut(Tag),
+) -> bool {
+    let end = line.len();
+    let mut i = skip_space(line, i, end);
+    while i < end {
+        let Some((tag, next)) = tag_pair(line, i) else { return false };
+        each(tag);
+        i = skip_space(line, next, end);
+    }
+    true
+}
+
+/// One `[Name "value"]` at `line[i]`, and the offset after its `]`.
+pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
+    let end = line.len();
+    if line.get(i) != Some(&b'[') {
+        return None;
+    }
+    let name_start = skip_space(line, i + 1, end);
+    let mut j = name_start;
+    while j < end && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+        j += 1;
+    }
+    let name = name_start..j;
+    j = skip_space(line, j, end);
+    if name.is_empty() || line.get(j) != Some(&b'"') {
+        return None;
+    }
+    let value_start = j + 1;
+    j = value_start;
+    // To the closing `"`, past `\\` and the byte it escapes.
+    loop {
+        j += memchr::memchr2(b'"', b'\\', line.get(j..)?)?;
+        if line[j] == b'"' {
+            break;
+        }
+        j += 2;
+    }
+    let value = value_start..j;
+    j = skip_space(line, j + 1, end);
+    if line.get(j) != Some(&b']') {
+        return None;
+    }
+    Some((Tag { name, value }, j + 1))
+}
+
+/// The first line at or after `from` (a line start), up to `upto`, whose
+/// first byte that is not white space is `[`: such a line ends a game's
+/// movetext (and, if it is tag pairs, even an open comment).
+pub(super) fn bracket_line(
+    input: &[u8],
+    from: usize,
+    upto: usize,
+) -> Option<usize> {
+    let mut at = from;
+    while let Some(j) = memchr(b'[', &input[at..upto]) {
+        let bracket = at + j;
+        at = bracket + 1;
+        // Back over the blanks to the line start.
+        let mut start = bracket;
+        loop {
+            if start > from
+                && matches!(input[start - 1], b' ' | b'\t' | 0x0B | 0x0C)
+            {
+                start -= 1;
+            } else if start >= from + 2
+                && input[start - 2..start] == [0xC2, 0xA0]
+            {
+                start -= 2;
+            } else {
+                break;
+            }
+        }
+        if start == from || ends_line(input, start - 1) {
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// Whether the byte at `i` is the last byte of a line end.
+#[inline]
+pub(super) fn ends_line(input: &[u8], i: usize) -> bool {
+    match input[i] {
+        b'\n' | b'\r' => true,
+        0x85 => i >= 1 && input[i - 1] == 0xC2,
+        0xA8 => i >= 2 && input[i - 2..i] == [0xE2, 0x80],
+        _ => false,
+    }
+}
+
+/// Whether `line` is a line of tag pairs: its first byte that is not
+/// white space is `[`, and it parses as tag pairs.
+pub(super) fn is_tag_line(line: &[u8]) -> bool {
+    let first = skip_space(line, 0, line.len());
+    line.get(first) == Some(&b'[') && tag_pairs(line, first, |_| ())
+}
+
+/// Where a game starts for certain, told from the lines just before it:
+/// for reading an input in parts (on several threads), each part read as
+/// the whole input would be.
+///
+/// A line of tag pairs starts a game if the nearest line before it that
+/// is not blank is neither an escape line (`%` first) nor a line whose
+/// first byte that is not white space is `[`. Why, from the rules of
+/// [`Filter`](super::Filter): after such a line the reader is in a
+/// game's movetext, after a game, or in text outside games, and in each a
+/// line of tag pairs starts a game, in an open comment or not; blank
+/// lines change none of that. The game it starts is read from a fresh
+/// state, as a reader that starts at that line reads it. After a `%` or
+/// `[` line the reader may be in a tag section, which the line would
+/// continue.
+#[derive(Debug, Default)]
+pub struct Cuts {
+    /// The nearest line that was not blank allows a cut after it.
+    after_movetext: bool,
+}
+
+impl Cuts {
+    /// Whether the line whose content is `line` certainly starts a game,
+    /// the lines given since the last `true` being the lines just before
+    /// it (as a reader that cuts an input into batches gives them).
+    pub fn starts_game(&mut self, line: &[u8]) -> bool {
+        let first = skip_space(line, 0, line.len());
+        if first == line.len() {
+            return false;
+        }
+        let after_movetext = std::mem::take(&mut self.after_movetext);
+        if line[first] == b'[' {
+            return after_movetext && is_tag_line(line);
+        }
+        self.after_movetext = line[0] != b'%';
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_values_end_at_the_first_unescaped_quote() {
+        let value = |line: &str| {
+            let mut got = vec![];
+            let ok = tag_pairs(line.as_bytes(), 0, |t| {
+                got.push((line[t.name].to_string(), line[t.value].to_string()))
+            });
+            ok.then_some(got)
+        };
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert_eq!(value(r#"[Event "a"]"#), Some(vec![pair("Event", "a")]));
+        assert_eq!(
+            value(r#" [ White  "say \"hi\" \\" ] [Black ""]  "#),
+            Some(vec![pair("White", r#"say \"hi\" \\"#), pair("Black", "")])
+        );
+        for bad in [
+            r#"[Event "a""#,
+            r#"[Event a]"#,
+            r#"[ "a"]"#,
+            r#"[Event "a"] x"#,
+            r#"[Event "a\"]"#,
+            "[Event \"a\"",
+        ] {
+            assert_eq!(value(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cut_needs_movetext_before_a_tag_line() {
+        let cuts = |lines: &[&str]| {
+            let mut c = Cuts::default();
+            lines
+                .iter()
+                .map(|l| c.starts_game(l.as_bytes()))
+                .collect::<Vec<_>>()
+        };
+        let t = "[Event \"x\"]";
+        assert_eq!(cuts(&[t, "", t]), [false, false, false]);
+        assert_eq!(
+            cuts(&["1. e4 *", "", "  ", t]),
+            [false, false, false, true]
+        );
+        assert_eq!(cuts(&["{c}", t]), [false, true]);
+        assert_eq!(cuts(&["1. e4", "%x", t]), [false, false, false]);
+        assert_eq!(cuts(&["1. e4", "[x] no tag", t]), [false, false, false]);
+        assert_eq!(cuts(&["1. e4", " %x", t]), [false, false, true]);
+    }
+
+    #[test]
+    fn find_agrees_with_position() {
+        let hay: Vec<u8> = (0..200u8).map(|i| b'a' + i % 23).collect();
+        for n in 0..hay.len() {
+            for needle in [b'a', b'k', b'w', b'}'] {
+                let want = hay[..n].iter().position(|&b| b == needle);
+                assert_eq!(find(needle, &hay[..n]), want);
+            }
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The Kriegspiel filter against FORMATS.md, Kriegspiel PGN points 1-11,
+//! and against inputs a hostile user would write (issue 13).
+
+use super::*;
+
+fn white() -> Config {
+    Config { player: Side::White, plies: None, keep_comments: false }
+}
+
+fn black() -> Config {
+    Config { player: Side::Black, plies: None, keep_comments: false }
+}
+
+/// The output, the messages (`line: message`, warnings marked) and
+/// whether a game was read.
+fn run(config: &Config, input: &str) -> (String, Vec<String>, bool) {
+    let (mut out, mut report) = (vec![], vec![]);
+    let any = filter_reader(config, input.as_bytes(), &mut out, &mut report)
+        .unwrap();
+    let messages = report
+        .iter()
+        .map(|d: &Diagnostic| {
+            let kind = match d.severity {
+                diag::Severity::Warning => "warning: ",
+                diag::Severity::Error => "",
+            };
+            format!("{}: {kind}{}", d.line, d.message)
+        })
+        .collect();
+    (String::from_utf8(out).unwrap(), messages, any)
+}
+
+/// The output of filtering `input`, which must give no message.
+fn clean(config: &Config, input: &str) -> String {
+    let (out, messages, _) = run(config, input);
+    assert_eq!(messages, Vec::<String>::new(), "{input:?}");
+    out
+}
+
+/// The single error of filtering `input`, which must write nothing.
+fn refused(config: &Config, input: &str) -> String {
+    let (out, messages, _) = run(config, input);
+    assert_eq!(out, "", "{input:?} was written");
+    assert_eq!(messages.len(), 1, "{input:?}: {messages:?}");
+    messages[0].clone()
+}
+
+const TAGS: &str = "[Event \"e\"]\n[Variant \"Kriegspiel (Berkeley)\"]\n";
+
+#[test]
+fn the_seed_game_for_white() {
+    let input = "[Event \"Skirmish\"]\n[Result \"1-0\"]\n\
+        [Variant \"Kriegspiel (Berkeley)\"]\n[Filtered \"no\"]\n\n\
+        1. e4 {(:)}\n    f6 {(:)}\n2. e5 {(:)}  \n    fxe5 {(Xe5:e7)}\n\
+        3. Qh5+ {(CS:)}\n    g6 {(:)}\n4. Be2 {(:Qf7)}\n    gxh5 {(Xh5:exf4,h5)}\n\
+        5. Bxh5# {(Xh5,CS:)}\n";
+    let want = "[Event \"Skirmish\"]\n[Result \"1-0\"]\n\
+        [Variant \"Kriegspiel (Berkeley)\"]\n[Filtered \"white\"]\n\n\
+        1. e4 {(:)}\n    ?? {(:0)}\n2. e5 {(:)}  \n    ?? {(Xe5:1)}\n\
+        3. Qh5+ {(CS:)}\n    ?? {(:0)}\n4. Be2 {(:Qf7)}\n    ?? {(Xh5:2)}\n\
+        5. Bxh5# {(Xh5,CS:)}\n";
+    assert_eq!(clean(&white(), input), want);
+}
+
+/// A word where a move belongs is an error for the game, at its line:
+/// taken for a move, it would shift every move after it to the other
+/// side, and the opponent's moves would be written in clear.
+#[test]
+fn words_are_not_moves() {
+    let game = format!("{TAGS}\n1. e4 {{(:)}} Na6 {{(:)}}\ndraw? d4 *\n");
+    assert_eq!(
+        refused(&white(), &game),
+        "5: expected a move in Kriegspiel SAN, found 'draw?'"
+    );
+    let (out, messages, _) = run(&white(), "hello world\n");
+    assert_eq!(out, "");
+    assert_eq!(
+        messages,
+        ["1: expected a move in Kriegspiel SAN, found 'hello'"]
+    );
+    for bad in ["Qxz9", "e9", "Px4", "Ke1=Q", "O-O-O-O", "e4e5"] {
+        let game = format!("{TAGS}\n1. e4 {{(:)}} {bad} {{(:)}} *\n");
+        let message = refused(&black(), &game);
+        assert!(message.contains("expected a move"), "{bad}: {message}");
+    }
+    // In an attempt list too.
+    let game = format!("{TAGS}\n1. e4 {{(:)}} e5 {{(:resign)}} *\n");
+    assert_eq!(
+        refused(&white(), &game),
+        "4: illegal attempt 'resign' is not Kriegspiel SAN"
+    );
+}
+
+#[test]
+fn move_numbers_agree_with_the_ply() {
+    for (movetext, message) in [
+        ("1. e4 e5 3. Nf3 *", "4: move number '3.' where '2.' belongs"),
+        ("1. e4 1. e5 *", "4: move number '1.' where '1...' belongs"),
+        ("1... e4 *", "4: move number '1...' where '1.' belongs"),
+        ("1. e4 e5 2... Nf3 *", "4: move number '2...' where '2.' belongs"),
+        ("1. e4 7 e5 *", "4: move number '7' where '1...' belongs"),
+    ] {
+        assert_eq!(
+            refused(&white(), &format!("{TAGS}\n{movetext}\n")),
+            message
+        );
+    }
+    let fine = format!("{TAGS}\n1. e4 1... e5 2 Nf3 2... Nc6 *\n");
+    clean(&white(), &fine);
+    // From a FEN with Black to move at move 12.
+    let fen = "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 12\"]\n";
+    let game = format!("{TAGS}{fen}\n12... Ke7 13. Kd2 13... Ke6 *\n");
+    assert_eq!(
+        clean(&white(), &game),
+        format!(
+            "{TAGS}[Filtered \"white\"]\n{fen}\n12... ?? 13. Kd2 13... ?? *\n"
+        )
+    );
+}
+
+/// What stands between the opponent's move number and its move is the
+/// opponent's and goes; what stands before the number follows the
+/// player's own move and stays (FORMATS.md point 11).
+#[test]
+fn what_follows_the_opponents_number_goes_with_its_move() {
+    let game = format!(
+        "{TAGS}\n1. e4 {{(:)}} {{mine}} 1... {{theirs}} Na6 {{(:)}} 2. d4 *\n"
+    );
+    assert_eq!(
+        clean(&white(), &game),
+        format!("{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} {{mine}} 1... ?? {{(:0)}} 2. d4 *\n")
+    );
+    let game = format!(
+        "{TAGS}\n1. e4 {{(:)}} Nf6 {{(:)}} 2. ; secret\nNg5 {{(:)}} *\n"
+    );
+    assert_eq!(
+        clean(&black(), &game),
+        format!("{TAGS}[Filtered \"black\"]\n\n1. ?? {{(:0)}} Nf6 {{(:)}} 2.\n?? {{(:0)}} *\n")
+    );
+    let game = format!("{TAGS}\n1. e4 {{(:)}} 1...\n%secret\ne5 {{(:)}} *\n");
+    assert_eq!(
+        clean(&white(), &game),
+        format!("{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} 1...\n?? {{(:0)}} *\n")
+    );
+}
+
+/// A record that says it is filtered is filtered again, so that nothing
+/// it says is trusted: clean, it comes out as it went in; with an
+/// opponent's move or attempts in clear, it is refused.
+#[test]
+fn the_filtered_tag_is_not_trusted() {
+    let filtered = format!(
+        "{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} ?? {{(Xe4:2)}} 2. d4 ?? *\n"
+    );
+    assert_eq!(clean(&white(), &filtered), filtered);
+    for spelling in ["white", "White", "WHITE"] {
+        let game = format!(
+            "{TAGS}[Filtered \"{spelling}\"]\n\n1. e4 {{(:)}} e5 {{(:)}} *\n"
+        );
+        let message = refused(&white(), &game);
+        assert!(message.contains("'e5' is not hidden"), "{message}");
+    }
+    let listed = format!(
+        "{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} ?? {{(:Nc6)}} *\n"
+    );
+    assert!(refused(&white(), &listed).contains("attempts are listed"));
+    for (tags, line) in [
+        ("[Filtered \"no\"]\n[Filtered \"white\"]\n", 2),
+        ("[Event \"e\"] [Filtered \"white\"] [Filtered \"white\"]\n", 1),
+        (" [ Filtered  \"white\" ]\n[Filtered \"no\"]\n", 2),
+    ] {
+        let game = format!("{tags}\n1. e4 {{(:)}} ?? {{(:0)}} *\n");
+        let want = format!("{line}: a second Filtered tag");
+        assert_eq!(refused(&white(), &game), want, "{tags}");
+    }
+    // Two tags on one line, with blanks: still the Filtered tag.
+    let game = "[Event \"e\"]  [ Filtered  \"white\" ]\n\n1. e4 e5 *\n";
+    assert!(refused(&white(), game).contains("'e5' is not hidden"));
+    // Tag names are case-sensitive: `filtered` is some other tag.
+    let game = "[filtered \"white\"]\n\n1. e4 e5 *\n";
+    assert_eq!(
+        clean(&white(), game),
+        "[filtered \"white\"]\n[Filtered \"white\"]\n\n1. e4 ?? *\n"
+    );
+    let game = format!("{TAGS}[Filtered \"black\"]\n\n1. ?? {{(:0)}} e5 *\n");
+    assert_eq!(
+        refused(&white(), &game),
+        "3: game is already filtered for black"
+    );
+    let game = format!("{TAGS}[Filtered \"both\"]\n\n1. e4 *\n");
+    assert_eq!(refused(&white(), &game), "3: unknown Filtered value 'both'");
+}
+
+#[test]
+fn text_outside_games_is_left_out_and_never_held() {
+    let game = format!("{TAGS}\n1. e4 {{(:)}} e5 {{(:)}} *\n");
+    let input = format!(
+        "\n\n%header\n{{a file comment}}\n\n{game}\n\n{{between}}\n\n{game}"
+    );
+    let (out, messages, any) = run(&white(), &input);
+    let filtered = clean(&white(), &game);
+    assert_eq!(out, format!("{filtered}\n\n{filtered}"));
+    assert_eq!(
+        messages,
+        [
+            "3: warning: text outside a game is left out",
+            "12: warning: text outside a game is left out"
+        ]
+    );
+    assert!(any);
+    // Input with no game writes nothing.
+    for none in ["\n\n\n", "{c}\n% x\n", "", "  \u{a0}\n"] {
+        let (out, _, any) = run(&white(), none);
+        assert_eq!((out.as_str(), any), ("", false), "{none:?}");
+    }
+}
+
+/// A reader of `n` lines of `line`, made as they are read.
+struct Repeat {
+    line: &'static [u8],
+    left: usize,
+    at: usize,
+}
+
+impl io::Read for Repeat {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() && self.left > 0 {
+            buf[n] = self.line[self.at];
+            n += 1;
+            self.at += 1;
+            if self.at == self.line.len() {
+                self.at = 0;
+                self.left -= 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Memory stays flat on input with no game: blank lines, comments and
+/// escape lines are not collected (issue 13: 20 million blank lines took
+/// 827 MB).
+#[test]
+fn memory_is_flat_outside_games() {
+    for line in [&b"\n"[..], b"{ a comment }\r\n", b"%escape\n", b"  \t\n"] {
+        let config = white();
+        let mut filter = Filter::new(&config);
+        let mut lines = LineReader::new(Repeat { line, left: 300_000, at: 0 });
+        let (mut out, mut report) = (vec![], vec![]);
+        filter.lines(&mut lines, &mut out, None, &mut report, true).unwrap();
+        assert!(out.is_empty() && !filter.any());
+        assert!(filter.input.capacity() < 4 * BLOCK, "{line:?}");
+        assert!(report.len() <= 1);
+    }
+}
+
+#[test]
+fn a_line_of_tag_pairs_ends_a_game_even_in_an_open_comment() {
+    let input = format!(
+        "{TAGS}\n1. e4 {{(:)}} e5 {{never closed\n[Event \"next\"]\n\n1. d4 *\n"
+    );
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(messages, ["4: unterminated comment"]);
+    assert_eq!(out, "[Event \"next\"]\n[Filtered \"white\"]\n\n1. d4 *\n");
+    // A `[` line that is no tag pairs is comment text.
+    let input = format!("{TAGS}\n1. e4 {{see\n[diagram]\n}} e5 *\n");
+    assert_eq!(
+        clean(&white(), &input),
+        format!(
+            "{TAGS}[Filtered \"white\"]\n\n1. e4 {{see\n[diagram]\n}} ?? *\n"
+        )
+    );
+}
+
+#[test]
+fn variations_glyphs_and_nags_go() {
+    let game = format!(
+        "{TAGS}\n1. e4! $1 {{(:)}} (1. d4 {{x}} (1. c4)) e5?! $2 {{(Xe4:d5) note}} {{more}} ; last\n2. Nf3 *\n"
+    );
+    assert_eq!(
+        clean(&white(), &game),
+        format!("{TAGS}[Filtered \"white\"]\n\n1. e4! $1 {{(:)}} ?? {{(Xe4:1)}}\n2. Nf3 *\n")
+    );
+    let keep = Config { keep_comments: true, ..black() };
+    assert_eq!(
+        clean(&keep, &game),
+        format!("{TAGS}[Filtered \"black\"]\n\n1. ?? {{(:0)}} e5?! $2 {{(Xe4:d5) note}} {{more}} ; last\n2. ?? *\n")
+    );
+}
+
+#[test]
+fn plies_cut_the_game_and_its_result() {
+    let game = "[Result \"1-0\"]\n\n1. e4 {(:)} e5 {(:)} ; said\n2. Nf3 {(:)} Nc6 1-0\n\n";
+    let cut =
+        |n, config: Config| clean(&Config { plies: Some(n), ..config }, game);
+    assert_eq!(
+        cut(2, white()),
+        "[Result \"*\"]\n[Filtered \"white\"]\n\n1. e4 {(:)} ?? {(:0)} *\n\n"
+    );
+    assert_eq!(
+        cut(2, black()),
+        "[Result \"*\"]\n[Filtered \"black\"]\n\n1. ?? {(:0)} e5 {(:)} ; said\n*\n\n"
+    );
+    assert_eq!(
+        cut(0, white()),
+        "[Result \"*\"]\n[Filtered \"white\"]\n\n*\n\n"
+    );
+    assert_eq!(cut(4, white()), clean(&white(), game));
+}
+
+/// The output is written a buffer's worth at a time and the input read a
+/// block at a time: across both, a game that cannot be filtered (here
+/// after part of it was written out) leaves nothing, and every other
+/// game is as filtered on its own.
+#[test]
+fn batched_output_is_each_game_filtered_alone() {
+    let games = [
+        "[A \"1\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) x} 2. d4 *\n\n",
+        "[B \"2\"]\n1. e4 e5\n{(:)} {(:)} 2. d4 *\n\n",
+        "[C \"3\"]\n1. d4 (1. c4) d5 ; y\n2. c4 *\n\n",
+        "[Filtered \"black\"]\n1. ?? e5 *\n\n",
+        "[D \"4\"]\r\n1. e4 {a long comment that runs\r\nacross lines} e5 *\r\n\r\n",
+    ];
+    for config in [
+        Config { player: Side::White, plies: None, keep_comments: false },
+        Config { player: Side::Black, plies: Some(3), keep_comments: true },
+    ] {
+        let (mut want, mut want_errors) = (vec![], vec![]);
+        let mut input = String::new();
+        for k in 0..10_000 {
+            let game = games[k % games.len()];
+            input.push_str(game);
+            let (mut alone, mut errors) = (vec![], vec![]);
+            filter_reader(&config, game.as_bytes(), &mut alone, &mut errors)
+                .unwrap();
+            if errors.is_empty() {
+                want.extend_from_slice(&alone);
+            }
+            want_errors.extend(errors.into_iter().map(|d| d.message));
+        }
+        let (mut got, mut errors) = (vec![], vec![]);
+        let read =
+            filter_reader(&config, input.as_bytes(), &mut got, &mut errors);
+        assert!(read.unwrap());
+        assert!(want.len() > 2 * OUT_BUFFER && input.len() > 4 * BLOCK);
+        assert!(got == want, "{config:?}");
+        let errors: Vec<String> =
+            errors.into_iter().map(|d| d.message).collect();
+        assert_eq!(errors, want_errors);
+        assert!(!errors.is_empty());
+    }
+}
