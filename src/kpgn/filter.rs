@@ -255,6 +255,22 @@ impl Game {
         }
     }
 
+    /// The output lost its first `n` bytes (all before the game's): they
+    /// were written.
+    pub(super) fn rebase_out(&mut self, n: usize) {
+        self.mark -= n;
+        self.movetext_out = self.movetext_out.saturating_sub(n);
+        if let Some(r) = &mut self.result {
+            *r = r.start - n..r.end - n;
+        }
+        if let Some(insert) = &mut self.insert {
+            insert.at -= n;
+        }
+        if let Some(at) = &mut self.eol_out {
+            *at -= n;
+        }
+    }
+
     /// Reads and filters the game from `pos` on, up to `whole` (the end
     /// of the whole lines in `input`; with `eof`, the end of the input).
     pub(super) fn read(

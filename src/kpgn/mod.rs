@@ -192,10 +192,16 @@ impl<'c> Filter<'c> {
                 }
             };
             self.filter(out, report);
-            if !self.in_game && out.len() >= OUT_BUFFER {
+            // What is before the open game is final.
+            let settled =
+                if self.in_game { self.game.mark() } else { out.len() };
+            if settled >= OUT_BUFFER {
                 if let Some(wtr) = wtr.as_mut() {
-                    wtr.write_all(out).map_err(Failure::Write)?;
-                    out.clear();
+                    wtr.write_all(&out[..settled]).map_err(Failure::Write)?;
+                    out.drain(..settled);
+                    if self.in_game {
+                        self.game.rebase_out(settled);
+                    }
                 }
             }
             if eof {
