@@ -47,13 +47,20 @@ struct Args {
 struct Run {
     config: Config,
     threads: usize,
+    strict: bool,
     sources: Vec<Source>,
 }
 
 fn main() -> ExitCode {
     let help = format!("{USAGE}\n\n{COMMON_HELP}");
     cli::main(TOOL, &help, parse, |run, msgs| {
-        kpgn_filter::run(&run.config, run.threads, run.sources, msgs)
+        kpgn_filter::run(
+            &run.config,
+            run.threads,
+            run.strict,
+            run.sources,
+            msgs,
+        )
     })
 }
 
@@ -94,6 +101,7 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Run>, lexopt::Error> {
     Ok(Command::Run(Run {
         config,
         threads: cli::threads(args.threads.as_deref())?,
+        strict: common.strict,
         sources: Source::from_args(args.files),
     }))
 }

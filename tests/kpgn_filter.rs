@@ -432,3 +432,22 @@ fn generated_games_keep_comments() {
         assert_eq!(seen.contains(text.as_str()), kept, "{text}");
     }
 }
+
+/// Text outside games is left out with a warning, an error with
+/// `--strict`; escape lines are left out without one (issue 13).
+#[test]
+fn text_outside_games_warns_and_strict_fails() {
+    let dir = Dir::new("kpgn-outside");
+    let input = "%log\n{a note}\n[Event \"a\"]\n\n1. e4 {(:)} e5 {(:)} *\n";
+    let out = dir.command(TOOL).arg("-w").stdin(input).run().code(0);
+    assert_eq!(
+        out.err(),
+        "kpgn-filter: <stdin>:2: warning: text outside a game is left out\n"
+    );
+    assert!(out.out().starts_with("[Event \"a\"]\n[Filtered \"white\"]\n"));
+    let out = dir.command(TOOL).args(["-w", "--strict"]).stdin(input).run();
+    out.code(2).says("<stdin>:2: text outside a game is left out");
+    let quiet = "%log\n[E \"x\"]\n1. e4 *\n";
+    let out = dir.command(TOOL).arg("-b").stdin(quiet).run();
+    assert_eq!(out.code(0).err(), "");
+}

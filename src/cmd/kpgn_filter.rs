@@ -16,9 +16,9 @@ use crate::lines::{Line, LineReader};
 /// Filters every game of `sources`, in order, to stdout, an input of
 /// more than one batch of lines on `threads` threads (see [`par`]).
 ///
-/// A game that cannot be filtered is reported and left out; text between
-/// games is copied. [`Outcome::NothingSelected`] when the inputs held no
-/// game.
+/// A game that cannot be filtered is reported and left out; text outside
+/// games is left out with a warning (an error with `strict`).
+/// [`Outcome::NothingSelected`] when the inputs held no game.
 ///
 /// # Errors
 ///
@@ -28,6 +28,7 @@ use crate::lines::{Line, LineReader};
 pub fn run(
     config: &Config,
     threads: usize,
+    strict: bool,
     sources: Vec<Source>,
     msgs: &mut Messages,
 ) -> io::Result<Outcome> {
@@ -37,13 +38,31 @@ pub fn run(
         msgs.set_input(&source.name());
         match source.open() {
             Ok(rdr) => {
-                any |= filter_input(config, threads, rdr, &mut wtr, msgs)?
+                let mut report = Strict { strict, report: &mut *msgs };
+                any |=
+                    filter_input(config, threads, rdr, &mut wtr, &mut report)?
             }
             Err(err) => msgs.input_error(diag::describe(&err)),
         }
     }
     wtr.flush()?;
     Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
+}
+
+/// Diagnostics on their way to `report`, every warning made an error if
+/// `strict`.
+struct Strict<'a> {
+    strict: bool,
+    report: &'a mut dyn Report,
+}
+
+impl Report for Strict<'_> {
+    fn report(&mut self, mut diagnostic: Diagnostic) {
+        if self.strict {
+            diagnostic.severity = diag::Severity::Error;
+        }
+        self.report.report(diagnostic);
+    }
 }
 
 /// [`filter_reader`](crate::kpgn::filter_reader) on `threads` threads. The output and the reports are

@@ -20,8 +20,9 @@ cut into parts at [`Cuts`] reads as a whole):
   is `[` (after its tag section; in an open comment only if the line is
   tag pairs), or at the end of the input;
 - blank lines after a game that was written are written after it; text
-  outside games (comments, escape lines) is left out with one warning,
-  and is never held in memory.
+  outside games is left out and never held in memory, comments with one
+  warning between two games, escape lines (`%`, which PGN readers are
+  to ignore) without one.
 */
 
 pub mod comment;
@@ -308,6 +309,8 @@ impl<'c> Filter<'c> {
             self.pos = next;
             return;
         }
+        // Escape lines are there to be ignored (PGN 6): no warning.
+        let escape = !self.brace && content.first() == Some(&b'%');
         let tags = content.get(first) == Some(&b'[')
             && (!self.brace || lex::is_tag_line(content));
         let skip = if tags {
@@ -318,8 +321,10 @@ impl<'c> Filter<'c> {
         };
         let Some(skip) = skip else {
             self.written = false;
-            let line = self.line_of(start);
-            self.text_outside(line, report);
+            if !escape {
+                let line = self.line_of(start);
+                self.text_outside(line, report);
+            }
             self.pos = next;
             return;
         };

@@ -203,7 +203,7 @@ fn text_outside_games_is_left_out_and_never_held() {
     assert_eq!(
         messages,
         [
-            "3: warning: text outside a game is left out",
+            "4: warning: text outside a game is left out",
             "12: warning: text outside a game is left out"
         ]
     );
