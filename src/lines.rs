@@ -538,6 +538,43 @@ impl<R: Read> LineReader<R> {
         Ok(self.eof)
     }
 
+    /// Reads into `buf` bytes of the input not yet lent as lines: what
+    /// the buffer holds, then straight from the underlying reader; how
+    /// many, 0 at the end of the input. As [`LineReader::read_rest`], for
+    /// a caller that reads the rest of an input in blocks of its own, into
+    /// a buffer it keeps (so that nothing is zeroed or grown per block).
+    ///
+    /// # Errors
+    ///
+    /// The underlying reader's errors (other than
+    /// [`io::ErrorKind::Interrupted`], which is retried).
+    pub fn read_into(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.started {
+            self.skip_bom()?;
+        }
+        if self.pos < self.end {
+            let n = buf.len().min(self.end - self.pos);
+            buf[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            self.scan = self.scan.max(self.pos);
+            return Ok(n);
+        }
+        if self.eof || buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match self.rdr.read(buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(0);
+                }
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Whether the input started with a BOM, which was skipped. Known
     /// once the first line has been asked for.
     pub fn had_bom(&self) -> bool {

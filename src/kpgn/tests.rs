@@ -1,6 +1,7 @@
 //! The Kriegspiel filter against FORMATS.md, Kriegspiel PGN points 1-11,
 //! and against inputs a hostile user would write (issue 13).
 
+use super::read::BLOCK;
 use super::*;
 
 fn white() -> Config {

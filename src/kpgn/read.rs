@@ -1,0 +1,1275 @@
+//! Reading Kriegspiel PGN: games framed and tokenized in one pass, every
+//! move read as Kriegspiel SAN, every move number checked against the
+//! ply, every Kriegspiel comment parsed, and each token handed, as it
+//! comes, to a [`Sink`]: the filter ([`filter`](super::filter)) or the
+//! referee ([`check`](super::check)).
+//!
+//! The input is read in blocks of whole lines into one buffer, which
+//! holds the game being read and the lines not read yet: games are
+//! tokenized where they lie, with no token list, and a line is looked at
+//! as a line only outside games and in tag sections. The game's bytes
+//! stay in the buffer until it ends, because a fault anywhere in it means
+//! that nothing of it may be written.
+//!
+//! Framing (the rules every reader of the input follows, so that an input
+//! cut into parts at [`Cuts`](super::Cuts) reads as a whole):
+//!
+//! - a game starts at a line of tag pairs, or at a line of movetext that
+//!   holds more than comments;
+//! - it ends after the line of its termination marker (and the comment
+//!   that line opens), at a line whose first byte that is not white space
+//!   is `[` (after its tag section; in an open comment only if the line
+//!   is tag pairs), or at the end of the input;
+//! - blank lines after a game that was written are written after it;
+//!   text outside games is left out and never held in memory, comments
+//!   with one warning between two games, escape lines (`%`, which PGN
+//!   readers are to ignore) without one.
+//!
+//! Ownership (FORMATS.md, Kriegspiel PGN point 11): what stands between a
+//! move number and its move, or after a move up to the next move number,
+//! belongs to that move; what stands before the first one belongs to no
+//! move.
+
+use std::io::{self, Write};
+use std::ops::Range;
+
+use super::comment::{self, Comment, KComment};
+use super::lex::{self, Class, CLASS};
+use super::{san, Side};
+use crate::diag::{shown, Diagnostic, Failure, Report};
+use crate::lines::{
+    count_line_ends, find_line_end, last_line_end, LineReader,
+};
+
+/// How much output is gathered before it is written (the tools' output
+/// buffer size, so that each write is one buffer's worth).
+pub const OUT_BUFFER: usize = 64 * 1024;
+
+/// How much input is read at a time.
+pub(super) const BLOCK: usize = 64 * 1024;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// In the tag section (or before it: the game started there).
+    Tags,
+    /// In the movetext.
+    Movetext,
+    /// After the line of its termination marker: the game is over.
+    Ended,
+}
+
+/// How reading a game stopped, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At the end of the lines given: more are needed.
+    More,
+    /// After the line of its termination marker, at this offset.
+    Ended(usize),
+    /// Before this line, which starts the next game.
+    Boundary(usize),
+}
+
+/// What a movetext item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Item {
+    /// A `{...}` comment that is not a Kriegspiel comment.
+    Comment,
+    /// A `;` comment.
+    LineComment,
+    /// A `%` escape line.
+    Escape,
+    /// A NAG, `$12`.
+    Nag,
+    /// A glyph standing alone, `!?`.
+    Glyph,
+    /// A termination marker.
+    End,
+}
+
+/// A fault a sink finds: at this offset of the input, this message.
+pub(super) type Fault = (usize, String);
+
+/// What the tokens of a game go to. Offsets are into the input buffer;
+/// `out` is where the tool writes. The reader has checked each token
+/// before it comes (its syntax, whose it is); a sink's `Err` is a fault of
+/// the game at that offset, which then leaves no output.
+pub(super) trait Sink {
+    /// A game starts at `at`; its output goes to the end of `out`.
+    fn start(&mut self, at: usize, out: &[u8]);
+    /// The input lost its first `n` bytes (all before the game).
+    fn rebase(&mut self, n: usize);
+    /// The output lost its first `n` bytes (all before the game's).
+    fn rebase_out(&mut self, n: usize);
+    /// Where the game's output starts in `out`.
+    fn mark(&self) -> usize;
+    /// A tag pair, its name and value.
+    fn tag(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        name: Range<usize>,
+        value: Range<usize>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault>;
+    /// The end of a line of the tag section: its content `line` (its
+    /// first byte that is not white space at `first`), its line end up to
+    /// `next`; `tags` if it held tag pairs.
+    fn tag_section_line(
+        &mut self,
+        input: &[u8],
+        line: Range<usize>,
+        first: usize,
+        next: usize,
+        tags: bool,
+        out: &mut Vec<u8>,
+    );
+    /// The movetext starts with the line at `line` (`end` bounds what
+    /// was read).
+    fn movetext(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        line: usize,
+        end: usize,
+        out: &mut Vec<u8>,
+    );
+    /// A move number, before the move it numbers.
+    fn number(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    );
+    /// A move of `game.to_move` (not yet played), `??` if `hidden`.
+    fn a_move(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault>;
+    /// The Kriegspiel comment of the move of `owner`.
+    fn kcomment(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        k: &KComment,
+        owner: Side,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault>;
+    /// Another item of the main line, `theirs` if it belongs to the move
+    /// of the side that is not `owner`... of the move of `owner`.
+    fn item(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        item: Item,
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    );
+    /// A token of a variation (or its parentheses).
+    fn variation(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    );
+    /// A line end at `end..next` in the movetext, outside comments.
+    fn line_end(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        end: usize,
+        next: usize,
+        out: &mut Vec<u8>,
+    );
+    /// The game ended at `end` with no fault found by the reader.
+    fn finish(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        end: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault>;
+    /// The game `input[game]`, which is no game or had `fault`, ended:
+    /// its output is dropped (or, for a tool that writes failing games,
+    /// written).
+    fn drop_game(
+        &mut self,
+        input: &[u8],
+        game: Range<usize>,
+        fault: bool,
+        out: &mut Vec<u8>,
+    );
+}
+
+/// The state of reading one game, which sinks look at.
+#[derive(Debug)]
+pub(super) struct Core {
+    /// Where the game starts, and the number of that line.
+    pub start: usize,
+    start_line: u64,
+    /// The next byte to read is the first of its line.
+    at_line_start: bool,
+    pub phase: Phase,
+    /// The first thing wrong, which makes the game leave no output.
+    pub error: Option<Diagnostic>,
+    /// Whether it has a tag pair or a move: text with neither is no game.
+    pub is_game: bool,
+    /// The Filtered tag's side, when it names one.
+    pub filtered: Option<Side>,
+    filtered_tag: bool,
+    /// An open `{` comment: where it starts, and where to search on for
+    /// its `}`.
+    brace: Option<(usize, usize)>,
+    /// How many variations are open, and where the outermost opened.
+    pub depth: u32,
+    var_start: usize,
+    terminated: bool,
+    /// The side to move, its move number, and the half-moves read.
+    pub to_move: Side,
+    pub fullmove: u64,
+    pub plies: u64,
+    /// Whose move the items being read belong to.
+    pub owner: Option<Side>,
+    /// A move number was read for the coming move.
+    numbered: bool,
+    /// The owner's move had its Kriegspiel comment.
+    kcomment: bool,
+}
+
+impl Core {
+    fn new(start: usize, start_line: u64) -> Core {
+        Core {
+            start,
+            start_line,
+            at_line_start: true,
+            phase: Phase::Tags,
+            error: None,
+            is_game: false,
+            filtered: None,
+            filtered_tag: false,
+            brace: None,
+            depth: 0,
+            var_start: 0,
+            terminated: false,
+            to_move: Side::White,
+            fullmove: 1,
+            plies: 0,
+            owner: None,
+            numbered: false,
+            kcomment: false,
+        }
+    }
+
+    /// The number of the line of `at`.
+    pub fn line_of(&self, input: &[u8], at: usize) -> u64 {
+        self.start_line + count_line_ends(&input[self.start..at])
+    }
+
+    /// Whether the game has a Filtered tag (naming a side or not).
+    pub fn filtered_tag(&self) -> bool {
+        self.filtered_tag
+    }
+
+    /// Records the first fault, at the line of `at`.
+    #[cold]
+    pub fn fail(&mut self, input: &[u8], at: usize, message: String) {
+        if self.error.is_none() {
+            let line = self.line_of(input, at);
+            self.error = Some(Diagnostic::error(line, message));
+        }
+    }
+
+    /// Records a sink's fault.
+    #[inline]
+    fn check(&mut self, input: &[u8], result: Result<(), Fault>) {
+        if let Err((at, message)) = result {
+            self.fail(input, at, message);
+        }
+    }
+}
+
+/// One game being read, and where its tokens go.
+#[derive(Debug)]
+struct Game<S> {
+    core: Core,
+    sink: S,
+}
+
+impl<S: Sink> Game<S> {
+    /// Reads the game from `pos` on, up to `whole` (the end of the whole
+    /// lines in `input`).
+    fn read(
+        &mut self,
+        input: &[u8],
+        mut pos: usize,
+        whole: usize,
+        out: &mut Vec<u8>,
+    ) -> (usize, Stop) {
+        while self.core.phase == Phase::Tags {
+            if pos == whole {
+                return (pos, Stop::More);
+            }
+            let (end, next) = line_end(input, pos, whole);
+            let first = lex::skip_space(input, pos, end);
+            let tags = first < end && input[first] == b'[';
+            if tags {
+                self.tag_line(input, first, end, out);
+            } else if first < end && input[pos] != b'%' {
+                self.core.phase = Phase::Movetext;
+                self.sink.movetext(&self.core, input, pos, whole, out);
+                break;
+            }
+            // Blank and escape lines stay in the tag section.
+            self.sink.tag_section_line(
+                input,
+                pos..end,
+                first,
+                next,
+                tags,
+                out,
+            );
+            pos = next;
+        }
+        if self.core.phase == Phase::Movetext {
+            return self.movetext(input, pos, whole, out);
+        }
+        (pos, Stop::Ended(pos))
+    }
+
+    /// Ends the game at `end`: whether it was a game, and what was wrong
+    /// with it.
+    fn finish(
+        &mut self,
+        input: &[u8],
+        end: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, Diagnostic> {
+        let game = &mut self.core;
+        if let Some((open, _)) = game.brace {
+            game.fail(input, open, "unterminated comment".into());
+        }
+        if game.depth > 0 {
+            let at = game.var_start;
+            game.fail(input, at, "unterminated variation".into());
+        }
+        if game.error.is_none() && game.is_game {
+            if game.phase == Phase::Tags {
+                game.phase = Phase::Movetext;
+                self.sink.movetext(game, input, end, end, out);
+            }
+            if !game.at_line_start {
+                // The last line has no line end.
+                self.sink.line_end(game, input, end, end, out);
+            }
+            let result = self.sink.finish(game, input, end, out);
+            game.check(input, result);
+        }
+        let is_game = game.is_game;
+        match game.error.take() {
+            Some(error) => {
+                self.sink.drop_game(input, game.start..end, true, out);
+                Err(error)
+            }
+            None if !is_game => {
+                self.sink.drop_game(input, game.start..end, false, out);
+                Ok(false)
+            }
+            None => Ok(true),
+        }
+    }
+
+    // ---- the tag section ----
+
+    /// A line of tag pairs, its first `[` at `first`, its content ending
+    /// at `end`.
+    fn tag_line(
+        &mut self,
+        input: &[u8],
+        first: usize,
+        end: usize,
+        out: &mut Vec<u8>,
+    ) {
+        self.core.is_game = true;
+        let mut i = first;
+        while i < end {
+            let Some((tag, after)) = lex::tag_pair(&input[..end], i) else {
+                self.core.fail(input, i, "malformed tag pair".into());
+                break;
+            };
+            match &input[tag.name.clone()] {
+                b"Filtered" => self.filtered(input, tag.value.clone()),
+                b"FEN" => self.fen(&input[tag.value.clone()]),
+                _ => {}
+            }
+            let result =
+                self.sink.tag(&self.core, input, tag.name, tag.value, out);
+            self.core.check(input, result);
+            i = lex::skip_space(input, after, end);
+        }
+    }
+
+    /// The Filtered tag: the side it names, if any.
+    fn filtered(&mut self, input: &[u8], value: Range<usize>) {
+        let game = &mut self.core;
+        if std::mem::replace(&mut game.filtered_tag, true) {
+            return game.fail(
+                input,
+                value.start,
+                "a second Filtered tag".into(),
+            );
+        }
+        let text = &input[value.clone()];
+        game.filtered = if text.eq_ignore_ascii_case(b"white") {
+            Some(Side::White)
+        } else if text.eq_ignore_ascii_case(b"black") {
+            Some(Side::Black)
+        } else if text.eq_ignore_ascii_case(b"no") || text.is_empty() {
+            None
+        } else {
+            let message =
+                format!("unknown Filtered value '{}'", shown(text, 24));
+            return game.fail(input, value.start, message);
+        };
+    }
+
+    /// The side to move and the move number of a FEN tag.
+    fn fen(&mut self, value: &[u8]) {
+        let mut fields = value.split(|&b| b == b' ').filter(|f| !f.is_empty());
+        self.core.to_move = match fields.nth(1) {
+            Some(b"b") => Side::Black,
+            _ => Side::White,
+        };
+        let number = fields
+            .nth(3)
+            .and_then(|n| std::str::from_utf8(n).ok()?.parse::<u64>().ok());
+        self.core.fullmove = number.filter(|&n| n > 0).unwrap_or(1);
+    }
+
+    // ---- the movetext ----
+
+    /// Tokenizes from `i` to `whole` and hands each token on.
+    fn movetext(
+        &mut self,
+        input: &[u8],
+        mut i: usize,
+        whole: usize,
+        out: &mut Vec<u8>,
+    ) -> (usize, Stop) {
+        // Where a line that starts with `[` ends the movetext.
+        let mut limit = lex::bracket_line(input, i, whole).unwrap_or(whole);
+        if let Some((open, from)) = self.core.brace {
+            match self.close_comment(input, open, from, &mut limit, whole, out)
+            {
+                Ok(next) => i = next,
+                Err(stop) => return (whole, stop),
+            }
+        }
+        // Only whole lines: a token never runs past `whole`.
+        let input = &input[..whole];
+        if std::mem::take(&mut self.core.at_line_start) && i < limit {
+            i = self.escape_line(input, i, out);
+        }
+        loop {
+            while i < limit && input[i] == b' ' {
+                i += 1;
+            }
+            if i == limit {
+                if limit < whole {
+                    return (i, Stop::Boundary(i));
+                }
+                self.core.at_line_start =
+                    i > 0 && lex::ends_line(input, i - 1);
+                return (i, Stop::More);
+            }
+            let b = input[i];
+            i = match CLASS[b as usize] {
+                Class::Symbol => self.symbol(input, i, out),
+                Class::Brace => {
+                    match self.close_comment(
+                        input,
+                        i,
+                        i + 1,
+                        &mut limit,
+                        whole,
+                        out,
+                    ) {
+                        Ok(next) => next,
+                        Err(stop) => return (whole, stop),
+                    }
+                }
+                Class::Space => i + 1,
+                Class::LineEnd => {
+                    let next = if input[i..].starts_with(b"\r\n") {
+                        i + 2
+                    } else {
+                        i + 1
+                    };
+                    if let Some(stop) = self.line_end(input, i, next, out) {
+                        return (next, stop);
+                    }
+                    self.escape_line(input, next, out)
+                }
+                Class::Semicolon => {
+                    let (end, _) = line_end(input, i, whole);
+                    self.item(input, Item::LineComment, i..end, out);
+                    end
+                }
+                Class::Open => {
+                    if self.core.depth == 0 {
+                        self.core.var_start = i;
+                        if self.core.terminated {
+                            self.after_end(input, i..i + 1);
+                        }
+                    }
+                    self.core.depth += 1;
+                    self.sink.variation(&self.core, input, i..i + 1, out);
+                    i + 1
+                }
+                Class::Close if self.core.depth > 0 => {
+                    self.core.depth -= 1;
+                    self.sink.variation(&self.core, input, i..i + 1, out);
+                    i + 1
+                }
+                Class::Dollar => self.nag(input, i, out),
+                Class::Glyph => self.glyph(input, i, out),
+                Class::Star => {
+                    self.end_marker(input, i..i + 1, out);
+                    i + 1
+                }
+                _ => match input[i..] {
+                    [0xC2, 0xA0, ..] => i + 2,
+                    [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8, ..] => {
+                        let next = i + if b == 0xC2 { 2 } else { 3 };
+                        if let Some(stop) = self.line_end(input, i, next, out)
+                        {
+                            return (next, stop);
+                        }
+                        self.escape_line(input, next, out)
+                    }
+                    _ => self.unexpected(input, i),
+                },
+            };
+        }
+    }
+
+    /// At the line start `i`: an escape line (`%` in its first column) is
+    /// an item to its line end. Where reading goes on.
+    #[inline]
+    fn escape_line(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        out: &mut Vec<u8>,
+    ) -> usize {
+        if input.get(i) != Some(&b'%') {
+            return i;
+        }
+        let (end, _) = line_end(input, i, input.len());
+        self.item(input, Item::Escape, i..end, out);
+        end
+    }
+
+    /// A line end at `end..next` outside comments; a stop if the game
+    /// ended on that line.
+    #[inline]
+    fn line_end(
+        &mut self,
+        input: &[u8],
+        end: usize,
+        next: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<Stop> {
+        self.sink.line_end(&self.core, input, end, next, out);
+        if self.core.terminated && self.core.depth == 0 {
+            self.core.phase = Phase::Ended;
+            return Some(Stop::Ended(next));
+        }
+        None
+    }
+
+    /// The comment opened at `open`, its `}` searched for from `from` up
+    /// to `whole`: where reading goes on after it. Stops the game when it
+    /// does not close in what was read (`More`), or when a line of tag
+    /// pairs comes first (`Boundary`: the next game starts there, and
+    /// this one has an unterminated comment). `limit` is the next line
+    /// that starts with `[`, moved on past the lines of the comment.
+    fn close_comment(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        from: usize,
+        limit: &mut usize,
+        whole: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Stop> {
+        let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
+        let upto = close.unwrap_or(whole);
+        while *limit < upto {
+            let (end, next) = line_end(input, *limit, whole);
+            if lex::is_tag_line(&input[*limit..end]) {
+                self.core.brace = Some((open, from));
+                return Err(Stop::Boundary(*limit));
+            }
+            *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
+        }
+        let Some(close) = close else {
+            self.core.brace = Some((open, whole));
+            return Err(Stop::More);
+        };
+        self.core.brace = None;
+        self.comment(input, open..close, out);
+        Ok(close)
+    }
+
+    /// A run of symbol characters at `start`: a move number, a
+    /// termination marker or a move.
+    #[inline]
+    fn symbol(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> usize {
+        if !input[start].is_ascii_digit() {
+            // A move: read by the SAN automaton as it is scanned.
+            let side = (self.core.depth == 0).then_some(self.core.to_move);
+            let end = match san::scan_move(input, start, side) {
+                Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => {
+                    end
+                }
+                _ => return self.not_a_move(input, start),
+            };
+            self.a_move(input, start..end, false, out);
+            return end;
+        }
+        let mut i = start;
+        while i < input.len() && input[i].is_ascii_digit() {
+            i += 1;
+        }
+        if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
+            let digits = i;
+            while i < input.len() && input[i] == b'.' {
+                i += 1;
+            }
+            self.number(input, start, digits, i, out);
+            return i;
+        }
+        while i < input.len() && lex::is_symbol(input[i]) {
+            i += 1;
+        }
+        if matches!(&input[start..i], b"1-0" | b"0-1" | b"1/2-1/2") {
+            self.end_marker(input, start..i, out);
+            return i;
+        }
+        // Castling with zeros.
+        let side = (self.core.depth == 0).then_some(self.core.to_move);
+        match san::scan_move(input, start, side) {
+            Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => {
+                self.a_move(input, start..end, false, out);
+                end
+            }
+            _ => self.not_a_move(input, start),
+        }
+    }
+
+    /// A move number, `digits` ending its digits and `end` its dots.
+    fn number(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        digits: usize,
+        end: usize,
+        out: &mut Vec<u8>,
+    ) {
+        let game = &mut self.core;
+        if game.depth > 0 {
+            return self.sink.variation(game, input, start..end, out);
+        }
+        if game.terminated {
+            return self.after_end(input, start..end);
+        }
+        let value = input[start..digits].iter().fold(0u64, |n, d| {
+            n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+        });
+        let side = match end - digits {
+            0 => None,
+            1 => Some(Side::White),
+            _ => Some(Side::Black),
+        };
+        if value != game.fullmove || side.is_some_and(|s| s != game.to_move) {
+            return self.wrong_number(input, start..end);
+        }
+        game.owner = Some(game.to_move);
+        game.numbered = true;
+        game.kcomment = false;
+        self.sink.number(game, input, start..end, out);
+    }
+
+    #[cold]
+    fn wrong_number(&mut self, input: &[u8], span: Range<usize>) {
+        let game = &mut self.core;
+        let dots = if game.to_move == Side::White { "." } else { "..." };
+        let message = format!(
+            "move number '{}' where '{}{dots}' belongs",
+            shown(&input[span.clone()], 24),
+            game.fullmove
+        );
+        game.fail(input, span.start, message);
+    }
+
+    /// A move, `??` if `hidden`, its syntax checked.
+    #[inline]
+    fn a_move(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+        out: &mut Vec<u8>,
+    ) {
+        let game = &mut self.core;
+        if game.depth > 0 {
+            return self.sink.variation(game, input, span, out);
+        }
+        if game.terminated {
+            return self.after_end(input, span);
+        }
+        game.is_game = true;
+        let mover = game.to_move;
+        if !std::mem::take(&mut game.numbered) {
+            game.owner = Some(mover);
+            game.kcomment = false;
+        }
+        if !hidden && game.filtered.is_some_and(|s| s != mover) {
+            return self.not_hidden(input, span);
+        }
+        let result = self.sink.a_move(game, input, span, hidden, out);
+        game.check(input, result);
+        game.plies += 1;
+        game.to_move = mover.opponent();
+        if mover == Side::Black {
+            game.fullmove += 1;
+        }
+    }
+
+    /// Reports what stands at `start` where a move belongs, to the end of
+    /// its symbol characters and glyphs; where reading goes on.
+    #[cold]
+    fn not_a_move(&mut self, input: &[u8], start: usize) -> usize {
+        let mut end = start;
+        while end < input.len() && token_byte(input[end]) {
+            end += 1;
+        }
+        let message = format!(
+            "expected a move in Kriegspiel SAN, found '{}'",
+            shown(&input[start..end], 24)
+        );
+        self.core.fail(input, start, message);
+        end
+    }
+
+    #[cold]
+    fn not_hidden(&mut self, input: &[u8], span: Range<usize>) {
+        let game = &mut self.core;
+        let message = format!(
+            "the game is filtered for {}, but {}'s move '{}' is not hidden",
+            game.to_move.opponent().name(),
+            game.to_move.name(),
+            shown(&input[span.clone()], 24)
+        );
+        game.fail(input, span.start, message);
+    }
+
+    /// A termination marker.
+    fn end_marker(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        if self.core.depth > 0 {
+            return self.sink.variation(&self.core, input, span, out);
+        }
+        if self.core.terminated {
+            return self.after_end(input, span);
+        }
+        self.item(input, Item::End, span, out);
+        self.core.terminated = true;
+    }
+
+    /// Reports a token after the termination marker, where only comments
+    /// may stand.
+    #[cold]
+    fn after_end(&mut self, input: &[u8], span: Range<usize>) {
+        let message = format!(
+            "'{}' after the termination marker",
+            shown(&input[span.clone()], 24)
+        );
+        self.core.fail(input, span.start, message);
+    }
+
+    fn nag(&mut self, input: &[u8], start: usize, out: &mut Vec<u8>) -> usize {
+        let mut i = start + 1;
+        while i < input.len() && input[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start + 1 {
+            return self.unexpected(input, start);
+        }
+        self.item(input, Item::Nag, start..i, out);
+        i
+    }
+
+    /// `!`, `?` and their pairs standing alone; `??` alone is a hidden
+    /// move.
+    fn glyph(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> usize {
+        let mut i = start;
+        while i < input.len() && CLASS[input[i] as usize] == Class::Glyph {
+            i += 1;
+        }
+        match &input[start..i] {
+            b"??" => self.a_move(input, start..i, true, out),
+            b"!" | b"?" | b"!!" | b"!?" | b"?!" => {
+                self.item(input, Item::Glyph, start..i, out)
+            }
+            _ => return self.unexpected(input, start),
+        }
+        i
+    }
+
+    /// A `{...}` comment.
+    fn comment(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        let game = &mut self.core;
+        let side = if game.depth > 0 { None } else { game.owner };
+        let k = match comment::parse(&input[span.clone()], side) {
+            Comment::Plain => {
+                return self.item(input, Item::Comment, span, out)
+            }
+            Comment::Bad => {
+                let message = comment::error(&input[span.clone()], side);
+                return game.fail(input, span.start, message);
+            }
+            Comment::Kriegspiel(k) => k,
+        };
+        if game.depth > 0 {
+            return self.sink.variation(game, input, span, out);
+        }
+        let Some(owner) = game.owner else {
+            let message = "kriegspiel comment before the first move";
+            return game.fail(input, span.start, message.into());
+        };
+        if std::mem::replace(&mut game.kcomment, true) {
+            let message = "a second kriegspiel comment for one move";
+            return game.fail(input, span.start, message.into());
+        }
+        let listed = k.listed().is_some_and(|n| n > 0);
+        if listed && game.filtered.is_some_and(|s| s != owner) {
+            let message = format!(
+                "the game is filtered for {}, but {}'s illegal attempts are listed",
+                owner.opponent().name(),
+                owner.name()
+            );
+            return game.fail(input, span.start, message);
+        }
+        let result = self.sink.kcomment(game, input, span, &k, owner, out);
+        game.check(input, result);
+    }
+
+    /// A movetext item other than a move, a number or a Kriegspiel
+    /// comment.
+    #[inline]
+    fn item(
+        &mut self,
+        input: &[u8],
+        item: Item,
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        if self.core.depth > 0 {
+            return self.sink.variation(&self.core, input, span, out);
+        }
+        self.sink.item(&self.core, input, item, span, out);
+    }
+
+    /// A byte that starts no token: an error, up to the next white space.
+    #[cold]
+    fn unexpected(&mut self, input: &[u8], start: usize) -> usize {
+        let mut i = start + 1;
+        while i < input.len()
+            && !matches!(input[i], b' ' | b'\t' | b'\r' | b'\n' | b'{')
+            && input[i] < 0x80
+        {
+            i += 1;
+        }
+        let message = match input[start] {
+            b'}' => "'}' without '{'".to_string(),
+            b')' => "')' without '('".to_string(),
+            _ => format!(
+                "unexpected '{}' in movetext",
+                shown(&input[start..i], 24)
+            ),
+        };
+        self.core.fail(input, start, message);
+        i
+    }
+}
+
+/// Whether `b` may be part of a move token: a symbol character or a
+/// glyph.
+#[inline(always)]
+fn token_byte(b: u8) -> bool {
+    matches!(CLASS[b as usize], Class::Symbol | Class::Glyph)
+}
+
+/// The line that starts at `from`: where its line end starts and ends,
+/// both `upto` if it has none before it.
+#[inline]
+pub(super) fn line_end(
+    input: &[u8],
+    from: usize,
+    upto: usize,
+) -> (usize, usize) {
+    match find_line_end(&input[from..upto]) {
+        Some((end, next)) => (from + end, from + next),
+        None => (upto, upto),
+    }
+}
+
+/// Reading the games of one input, or of one batch of its lines, into a
+/// sink.
+#[derive(Debug)]
+pub struct Reader<S> {
+    /// The input read up to `end`: whole lines up to `whole`, then part
+    /// of a line.
+    pub(super) input: Vec<u8>,
+    end: usize,
+    /// The next byte to read.
+    pos: usize,
+    whole: usize,
+    /// A line start in `input` whose number is known.
+    known: (usize, u64),
+    game: Game<S>,
+    /// A game is open.
+    in_game: bool,
+    /// A game was read.
+    any: bool,
+    /// The last game was written: blank lines after it follow it.
+    written: bool,
+    /// Text outside games was reported since the last game.
+    warned: bool,
+    /// A `{` comment is open in text outside games.
+    brace: bool,
+}
+
+// The sinks are the crate's own (the filter, the referee): the trait is
+// not for other crates to implement, so it stays private.
+#[allow(private_bounds)]
+impl<S: Sink> Reader<S> {
+    /// A reader into `sink` that has read nothing yet.
+    pub(super) fn with_sink(sink: S) -> Reader<S> {
+        Reader {
+            input: Vec::new(),
+            end: 0,
+            pos: 0,
+            whole: 0,
+            known: (0, 1),
+            game: Game { core: Core::new(0, 1), sink },
+            in_game: false,
+            any: false,
+            written: false,
+            warned: false,
+            brace: false,
+        }
+    }
+
+    /// The sink.
+    pub(super) fn sink(&self) -> &S {
+        &self.game.sink
+    }
+
+    /// Whether a game was read (not only text outside games).
+    pub fn any(&self) -> bool {
+        self.any
+    }
+
+    /// Reads the rest of the lines of `lines` to the end of `out`, which
+    /// goes to `wtr` a buffer's worth at a time if there is one (with
+    /// none, all of it stays in `out`).
+    ///
+    /// With `last` false the input was cut short after these lines: the
+    /// game still open, which a reader of the whole input would have lost
+    /// to the read error, is left out.
+    ///
+    /// # Errors
+    ///
+    /// A read error ([`Failure::Read`]) ends the input, losing the open
+    /// game; a write error ([`Failure::Write`]) ends everything.
+    pub fn lines<R: io::Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        out: &mut Vec<u8>,
+        mut wtr: Option<&mut dyn Write>,
+        report: &mut dyn Report,
+        last: bool,
+    ) -> Result<(), Failure> {
+        (self.end, self.pos, self.whole) = (0, 0, 0);
+        self.known = (0, lines.number() + 1);
+        let read = loop {
+            let eof = match self.read(lines) {
+                Ok(eof) => eof,
+                Err(err) => {
+                    // The whole lines read before the error are read.
+                    self.process(out, report);
+                    break Err(Failure::Read(err));
+                }
+            };
+            self.process(out, report);
+            // What is before the open game is final.
+            let settled =
+                if self.in_game { self.game.sink.mark() } else { out.len() };
+            if settled >= OUT_BUFFER {
+                if let Some(wtr) = wtr.as_mut() {
+                    wtr.write_all(&out[..settled]).map_err(Failure::Write)?;
+                    out.drain(..settled);
+                    if self.in_game {
+                        self.game.sink.rebase_out(settled);
+                    }
+                }
+            }
+            if eof {
+                break Ok(());
+            }
+        };
+        if read.is_ok() && last {
+            self.finish(out, report);
+        } else if self.in_game {
+            out.truncate(self.game.sink.mark());
+            self.in_game = false;
+        }
+        if let Some(wtr) = wtr {
+            wtr.write_all(out).map_err(Failure::Write)?;
+            out.clear();
+        }
+        read
+    }
+
+    /// Reads a block: drops what no longer needs keeping, then reads what
+    /// the input has, up to a block; true at its end, where the last
+    /// line counts as whole.
+    fn read<R: io::Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+    ) -> io::Result<bool> {
+        let keep = if self.in_game { self.game.core.start } else { self.pos };
+        if keep > 0 {
+            self.line_of(keep);
+            self.input.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.pos -= keep;
+            self.whole -= keep;
+            self.known.0 -= keep;
+            if self.in_game {
+                let core = &mut self.game.core;
+                core.start -= keep;
+                core.var_start = core.var_start.saturating_sub(keep);
+                if let Some((open, from)) = &mut core.brace {
+                    *open -= keep;
+                    *from -= keep;
+                }
+                self.game.sink.rebase(keep);
+            }
+        }
+        // Room for a block, zeroed once: the buffer keeps its size.
+        if self.input.len() < self.end + BLOCK {
+            self.input.resize(self.end + BLOCK, 0);
+        }
+        let mut eof = false;
+        let goal = self.end + BLOCK;
+        let read = loop {
+            match lines.read_into(&mut self.input[self.end..goal]) {
+                Ok(0) => {
+                    eof = true;
+                    break Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    if self.end == goal {
+                        break Ok(());
+                    }
+                }
+                Err(err) => break Err(err),
+            }
+        };
+        self.whole = if eof {
+            self.end
+        } else {
+            let tail = &self.input[self.whole..self.end];
+            self.whole + last_line_end(tail).unwrap_or(0)
+        };
+        read.map(|()| eof)
+    }
+
+    /// The number of the line that `at` (a line start at or after the
+    /// last one asked for) starts.
+    fn line_of(&mut self, at: usize) -> u64 {
+        let (from, number) = self.known;
+        let n = number + count_line_ends(&self.input[from..at]);
+        self.known = (at, n);
+        n
+    }
+
+    /// Reads the whole lines read.
+    fn process(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        while self.pos < self.whole {
+            if self.in_game {
+                let input = &self.input;
+                let (pos, stop) =
+                    self.game.read(input, self.pos, self.whole, out);
+                self.pos = pos;
+                match stop {
+                    Stop::More => return,
+                    Stop::Ended(at) | Stop::Boundary(at) => {
+                        self.end_game(at, out, report);
+                        self.pos = at;
+                    }
+                }
+            } else {
+                self.outside(out, report);
+            }
+        }
+    }
+
+    /// Ends the input: the open game ends.
+    pub fn finish(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        if self.in_game {
+            self.end_game(self.end, out, report);
+        }
+    }
+
+    /// A line while no game is open: a blank line, text outside games, or
+    /// the first line of a game.
+    fn outside(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        let start = self.pos;
+        let (end, next) = line_end(&self.input, start, self.whole);
+        let content = &self.input[start..end];
+        let first = lex::skip_space(content, 0, content.len());
+        if first == content.len() && !self.brace {
+            if self.written {
+                out.extend_from_slice(&self.input[start..next]);
+            }
+            self.pos = next;
+            return;
+        }
+        // Escape lines are there to be ignored (PGN 6): no warning.
+        let escape = !self.brace && content.first() == Some(&b'%');
+        let tags = content.get(first) == Some(&b'[')
+            && (!self.brace || lex::is_tag_line(content));
+        let skip = if tags {
+            self.brace = false;
+            Some(0)
+        } else {
+            self.game_in(start, end)
+        };
+        let Some(skip) = skip else {
+            self.written = false;
+            if !escape {
+                let line = self.line_of(start);
+                self.text_outside(line, report);
+            }
+            self.pos = next;
+            return;
+        };
+        self.in_game = true;
+        self.warned = false;
+        self.written = false;
+        let line = self.line_of(start);
+        let game = &mut self.game;
+        game.core = Core::new(start, line);
+        if skip > 0 {
+            // A game that starts after a comment starts with movetext.
+            game.core.phase = Phase::Movetext;
+            game.core.at_line_start = false;
+        }
+        game.sink.start(start + skip, out);
+        self.pos = start + skip;
+    }
+
+    /// Where a game starts in the line `start..end` of text outside games:
+    /// after the end of a comment open from earlier lines, if something
+    /// other than comments follows; `None` if the line holds only
+    /// comments (or an escape line, or a `;` comment).
+    fn game_in(&mut self, start: usize, end: usize) -> Option<usize> {
+        let content = &self.input[start..end];
+        let mut i = 0;
+        if self.brace {
+            i = lex::find(b'}', content)? + 1;
+            self.brace = false;
+        } else if content.first() == Some(&b'%') {
+            return None;
+        }
+        let skip = i;
+        loop {
+            i = lex::skip_space(content, i, content.len());
+            match content.get(i) {
+                None | Some(b';') => return None,
+                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
+                    Some(j) => i += j + 2,
+                    None => {
+                        self.brace = true;
+                        return None;
+                    }
+                },
+                Some(_) => return Some(skip),
+            }
+        }
+    }
+
+    /// Warns once for text outside games between two games.
+    fn text_outside(&mut self, line: u64, report: &mut dyn Report) {
+        if !std::mem::replace(&mut self.warned, true) {
+            let message = "text outside a game is left out";
+            report.report(Diagnostic::warning(line, message));
+        }
+    }
+
+    /// Ends the open game at `end`.
+    fn end_game(
+        &mut self,
+        end: usize,
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
+        self.in_game = false;
+        let input = &self.input[..end];
+        match self.game.finish(input, end, out) {
+            Ok(true) => {
+                self.any = true;
+                self.written = true;
+            }
+            Ok(false) => {
+                let line = self.line_of(self.game.core.start);
+                self.text_outside(line, report)
+            }
+            Err(error) => {
+                self.any |= self.game.core.is_game;
+                report.report(error)
+            }
+        }
+    }
+}
