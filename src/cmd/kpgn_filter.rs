@@ -1,20 +1,18 @@
 //! The work of `kpgn-filter`: every game of every input, filtered for one
-//! player, to stdout; an input of more than one batch of lines on
-//! several threads.
+//! player, to stdout (see [`games`](crate::cmd::games) for inputs read
+//! on several threads).
 
 use std::io::{self, Write};
 
 use crate::cmd::cli::Outcome;
+use crate::cmd::games;
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
-use crate::cmd::output;
-use crate::cmd::par::{self, Batch, End, Work};
-use crate::diag::{self, Diagnostic, Failure, Report};
-use crate::kpgn::{Config, Cuts, Filter, OUT_BUFFER};
-use crate::lines::{Line, LineReader};
+use crate::diag::Report;
+use crate::kpgn::{Config, Filter};
 
 /// Filters every game of `sources`, in order, to stdout, an input of
-/// more than one batch of lines on `threads` threads (see [`par`]).
+/// more than one batch of lines on `threads` threads.
 ///
 /// A game that cannot be filtered is reported and left out; text outside
 /// games is left out with a warning (an error with `strict`).
@@ -32,62 +30,15 @@ pub fn run(
     sources: Vec<Source>,
     msgs: &mut Messages,
 ) -> io::Result<Outcome> {
-    let mut wtr = output::stdout();
-    let mut any = false;
-    for source in sources {
-        msgs.set_input(&source.name());
-        match source.open() {
-            Ok(rdr) => {
-                let mut report = Strict { strict, report: &mut *msgs };
-                any |=
-                    filter_input(config, threads, rdr, &mut wtr, &mut report)?
-            }
-            Err(err) => msgs.input_error(diag::describe(&err)),
-        }
-    }
-    wtr.flush()?;
+    let make = || Filter::new(config);
+    let (_, any) = games::run(&make, threads, strict, sources, msgs)?;
     Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
 }
 
-/// Diagnostics on their way to `report`, every warning made an error if
-/// `strict`.
-struct Strict<'a> {
-    strict: bool,
-    report: &'a mut dyn Report,
-}
-
-impl Report for Strict<'_> {
-    fn report(&mut self, mut diagnostic: Diagnostic) {
-        if self.strict {
-            diagnostic.severity = diag::Severity::Error;
-        }
-        self.report.report(diagnostic);
-    }
-}
-
-/// [`filter_reader`](crate::kpgn::filter_reader) on `threads` threads. The output and the reports are
-/// the same whatever their number.
-///
-/// The reading thread cuts the input into batches only before a line that
-/// certainly starts a game ([`Cuts`]), so that each worker reads
-/// its games as one reader of the whole input would; in the rare input
-/// where no such line comes for long, the rest is read on this thread.
-///
-/// # Errors
-///
-/// A failure to write to `wtr`.
-pub fn filter_input(
-    config: &Config,
-    threads: usize,
-    rdr: impl io::Read,
-    wtr: &mut impl Write,
-    report: &mut dyn Report,
-) -> io::Result<bool> {
-    filter_batches(config, threads, par::BATCH_BYTES, rdr, wtr, report)
-}
-
-/// [`filter_input`] with batches of `batch_bytes` ([`par::BATCH_BYTES`]
-/// there): small batches put the cuts between batches to the test.
+/// [`filter_reader`](crate::kpgn::filter_reader) on `threads` threads, in
+/// batches of `batch_bytes` (small batches put the cuts between batches
+/// to the test); true if the input held a game. The output and the
+/// reports are the same whatever the number of threads.
 ///
 /// # Errors
 ///
@@ -100,90 +51,17 @@ pub fn filter_batches(
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<bool> {
-    let mut filter = Filter::new(config);
-    let mut any = false;
-    let lines = LineReader::new(rdr);
-    let result = if threads > 1 {
-        let mut run = Parallel { threads, batch_bytes, any: &mut any };
-        run.filter(&mut filter, lines, wtr, report)
-    } else {
-        let mut lines = lines;
-        let mut out = Vec::with_capacity(OUT_BUFFER);
-        filter.lines(&mut lines, &mut out, Some(wtr), report, true)
-    };
-    match result {
-        Ok(()) => {}
-        Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
-        }
-        Err(Failure::Write(err)) => return Err(err),
-    }
-    Ok(any || filter.any())
-}
-
-/// Filtering one input on worker threads.
-struct Parallel<'a> {
-    threads: usize,
-    batch_bytes: usize,
-    /// Set when a batch held a game (also when reading fails later).
-    any: &'a mut bool,
-}
-
-impl Parallel<'_> {
-    /// Filters the lines of `lines` on the worker threads, then, if the
-    /// input could not be cut into batches, the rest on this one with
-    /// `filter`.
-    fn filter<R: io::Read>(
-        &mut self,
-        filter: &mut Filter<'_>,
-        mut lines: LineReader<R>,
-        wtr: &mut dyn Write,
-        report: &mut dyn Report,
-    ) -> Result<(), Failure> {
-        let config = filter.config();
-        let workers = (0..self.threads).map(|_| Worker { config }).collect();
-        let mut cuts = Cuts::default();
-        let cut = |line: &Line<'_>| cuts.starts_game(line.content());
-        let any = &mut *self.any;
-        let end = par::run(&mut lines, workers, self.batch_bytes, cut, |b| {
-            for d in b.diagnostics.drain(..) {
-                report.report(d);
-            }
-            *any |= b.selected > 0;
-            wtr.write_all(&b.out)?;
-            Ok(true)
-        })?;
-        if let End::Uncut(held) = end {
-            let rest = held.into_reader_then(lines.into_rest());
-            let mut rest = rest;
-            let mut out = Vec::with_capacity(OUT_BUFFER);
-            filter.lines(&mut rest, &mut out, Some(wtr), report, true)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// A worker thread's part: filters the games of a batch.
-struct Worker<'c> {
-    config: &'c Config,
-}
-
-impl Work for Worker<'_> {
-    fn work(&mut self, batch: &mut Batch) {
-        let mut filter = Filter::new(self.config);
-        let mut lines = batch.lines.reader();
-        let (out, report) = (&mut batch.out, &mut batch.diagnostics);
-        let last = !batch.cut_short;
-        // Reading from memory cannot fail, and there is no writer.
-        let _ = filter.lines(&mut lines, out, None, report, last);
-        batch.selected = u64::from(filter.any());
-    }
+    let make = || Filter::new(config);
+    let (_, any) =
+        games::read_input(&make, threads, batch_bytes, rdr, wtr, report)?;
+    Ok(any)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::par;
+    use crate::diag::Diagnostic;
     use crate::kpgn::Side;
     use crate::testing::Rng;
 

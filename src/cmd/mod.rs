@@ -13,6 +13,8 @@ library uses anything here.
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
+| [`kpgn_check`] | `kpgn-check`: refereeing Kriegspiel records |
+| [`games`] | the Kriegspiel games of every input, on threads |
 | [`cli`] | the common options, usage errors, the exit status |
 | [`msg`] | printing diagnostics to stderr |
 | [`input`] | opening `-` and the files named on the command line |
@@ -21,8 +23,10 @@ library uses anything here.
 */
 
 pub mod cli;
+pub mod games;
 pub mod gbr_encode;
 pub mod input;
+pub mod kpgn_check;
 pub mod kpgn_filter;
 pub mod msg;
 pub mod output;

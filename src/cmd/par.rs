@@ -60,6 +60,8 @@ pub struct Batch {
     pub diagnostics: Vec<Diagnostic>,
     /// How many records were selected (for tools that count).
     pub selected: u64,
+    /// Whether the lines held a record at all, selected or not.
+    pub read_any: bool,
 }
 
 /// The lines of a [`Batch`], one after the other in one buffer, as read.
@@ -170,6 +172,7 @@ impl Batch {
         self.out.clear();
         self.diagnostics.clear();
         self.selected = 0;
+        self.read_any = false;
     }
 }
 

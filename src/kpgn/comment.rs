@@ -129,8 +129,21 @@ fn trim_end(mut s: &[u8]) -> &[u8] {
 
 /// The comma-separated items of `list`, trimmed; none if `list` is blank.
 fn items(list: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let blank = trim(list).is_empty();
-    list.split(|&b| b == b',').map(trim).filter(move |_| !blank)
+    let blank = list.is_empty() || trim(list).is_empty();
+    list.split(|&b| b == b',').map(trim_fast).filter(move |_| !blank)
+}
+
+/// [`trim`], quick when there is nothing to trim.
+#[inline]
+fn trim_fast(s: &[u8]) -> &[u8] {
+    match (s.first(), s.last()) {
+        (Some(a), Some(z))
+            if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric() =>
+        {
+            s
+        }
+        _ => trim(s),
+    }
 }
 
 /// Reads the comment `c` (`{...}`, braces included), the comment of a

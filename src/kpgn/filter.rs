@@ -605,7 +605,7 @@ impl Sink for Output<'_> {
         input: &[u8],
         end: usize,
         out: &mut Vec<u8>,
-    ) -> Result<(), Fault> {
+    ) -> Result<bool, Fault> {
         if self.cut {
             // The blank lines that end the game.
             let from = blank_tail(input, self.start, end);
@@ -616,7 +616,7 @@ impl Sink for Output<'_> {
         } else {
             self.flush_to(input, end, out);
         }
-        Ok(())
+        Ok(true)
     }
 
     fn drop_game(
@@ -625,8 +625,9 @@ impl Sink for Output<'_> {
         _game: Range<usize>,
         _fault: bool,
         out: &mut Vec<u8>,
-    ) {
+    ) -> bool {
         out.truncate(self.mark);
+        false
     }
 }
 

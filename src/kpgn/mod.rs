@@ -12,10 +12,11 @@ anything wrong leaves no output and is reported at its line.
 [`filter_reader`] filters one reader into any writer.
 */
 
+pub mod check;
 pub mod comment;
 pub mod filter;
 mod lex;
-mod read;
+pub(crate) mod read;
 pub mod san;
 
 use std::io::{self, Write};
@@ -23,6 +24,7 @@ use std::io::{self, Write};
 use crate::diag::{self, Diagnostic, Failure, Report};
 use crate::lines::LineReader;
 
+pub use check::{Check, CheckConfig};
 pub use filter::{Config, Filter};
 pub use lex::Cuts;
 pub use read::{Reader, OUT_BUFFER};

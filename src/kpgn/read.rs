@@ -50,7 +50,7 @@ pub(super) const BLOCK: usize = 64 * 1024;
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Phase {
+pub(crate) enum Phase {
     /// In the tag section (or before it: the game started there).
     Tags,
     /// In the movetext.
@@ -72,7 +72,7 @@ enum Stop {
 
 /// What a movetext item is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Item {
+pub(crate) enum Item {
     /// A `{...}` comment that is not a Kriegspiel comment.
     Comment,
     /// A `;` comment.
@@ -88,13 +88,13 @@ pub(super) enum Item {
 }
 
 /// A fault a sink finds: at this offset of the input, this message.
-pub(super) type Fault = (usize, String);
+pub(crate) type Fault = (usize, String);
 
 /// What the tokens of a game go to. Offsets are into the input buffer;
 /// `out` is where the tool writes. The reader has checked each token
 /// before it comes (its syntax, whose it is); a sink's `Err` is a fault of
 /// the game at that offset, which then leaves no output.
-pub(super) trait Sink {
+pub(crate) trait Sink {
     /// A game starts at `at`; its output goes to the end of `out`.
     fn start(&mut self, at: usize, out: &[u8]);
     /// The input lost its first `n` bytes (all before the game).
@@ -188,29 +188,35 @@ pub(super) trait Sink {
         next: usize,
         out: &mut Vec<u8>,
     );
-    /// The game ended at `end` with no fault found by the reader.
+    /// The game ended at `end` with no fault found by the reader: whether
+    /// it wrote the game (the blank lines after it follow it then).
     fn finish(
         &mut self,
         game: &Core,
         input: &[u8],
         end: usize,
         out: &mut Vec<u8>,
-    ) -> Result<(), Fault>;
+    ) -> Result<bool, Fault>;
+    /// The warnings about the game that just ended (which the reader
+    /// reports, in order, before what was wrong with it).
+    fn warnings(&mut self) -> Vec<Diagnostic> {
+        Vec::new()
+    }
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
-    /// written).
+    /// written: then true).
     fn drop_game(
         &mut self,
         input: &[u8],
         game: Range<usize>,
         fault: bool,
         out: &mut Vec<u8>,
-    );
+    ) -> bool;
 }
 
 /// The state of reading one game, which sinks look at.
 #[derive(Debug)]
-pub(super) struct Core {
+pub(crate) struct Core {
     /// Where the game starts, and the number of that line.
     pub start: usize,
     start_line: u64,
@@ -343,14 +349,15 @@ impl<S: Sink> Game<S> {
         (pos, Stop::Ended(pos))
     }
 
-    /// Ends the game at `end`: whether it was a game, and what was wrong
-    /// with it.
+    /// Ends the game at `end`: whether it was a game (and so the game
+    /// itself, passed or failed), what was wrong with it, and whether it
+    /// was written.
     fn finish(
         &mut self,
         input: &[u8],
         end: usize,
         out: &mut Vec<u8>,
-    ) -> Result<bool, Diagnostic> {
+    ) -> (Result<bool, Diagnostic>, bool) {
         let game = &mut self.core;
         if let Some((open, _)) = game.brace {
             game.fail(input, open, "unterminated comment".into());
@@ -359,6 +366,7 @@ impl<S: Sink> Game<S> {
             let at = game.var_start;
             game.fail(input, at, "unterminated variation".into());
         }
+        let mut written = false;
         if game.error.is_none() && game.is_game {
             if game.phase == Phase::Tags {
                 game.phase = Phase::Movetext;
@@ -368,20 +376,23 @@ impl<S: Sink> Game<S> {
                 // The last line has no line end.
                 self.sink.line_end(game, input, end, end, out);
             }
-            let result = self.sink.finish(game, input, end, out);
-            game.check(input, result);
+            match self.sink.finish(game, input, end, out) {
+                Ok(wrote) => written = wrote,
+                Err((at, message)) => game.fail(input, at, message),
+            }
         }
         let is_game = game.is_game;
+        let range = game.start..end;
         match game.error.take() {
             Some(error) => {
-                self.sink.drop_game(input, game.start..end, true, out);
-                Err(error)
+                let wrote = self.sink.drop_game(input, range, true, out);
+                (Err(error), wrote)
             }
             None if !is_game => {
-                self.sink.drop_game(input, game.start..end, false, out);
-                Ok(false)
+                let wrote = self.sink.drop_game(input, range, false, out);
+                (Ok(false), wrote)
             }
-            None => Ok(true),
+            None => (Ok(true), written),
         }
     }
 
@@ -967,8 +978,9 @@ pub struct Reader<S> {
     game: Game<S>,
     /// A game is open.
     in_game: bool,
-    /// A game was read.
-    any: bool,
+    /// How many games passed (were written) and failed.
+    passed: u64,
+    failed: u64,
     /// The last game was written: blank lines after it follow it.
     written: bool,
     /// Text outside games was reported since the last game.
@@ -991,7 +1003,8 @@ impl<S: Sink> Reader<S> {
             known: (0, 1),
             game: Game { core: Core::new(0, 1), sink },
             in_game: false,
-            any: false,
+            passed: 0,
+            failed: 0,
             written: false,
             warned: false,
             brace: false,
@@ -1005,7 +1018,12 @@ impl<S: Sink> Reader<S> {
 
     /// Whether a game was read (not only text outside games).
     pub fn any(&self) -> bool {
-        self.any
+        self.passed + self.failed > 0
+    }
+
+    /// How many games passed (were written, or found right) and failed.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.passed, self.failed)
     }
 
     /// Reads the rest of the lines of `lines` to the end of `out`, which
@@ -1257,17 +1275,19 @@ impl<S: Sink> Reader<S> {
     ) {
         self.in_game = false;
         let input = &self.input[..end];
-        match self.game.finish(input, end, out) {
-            Ok(true) => {
-                self.any = true;
-                self.written = true;
-            }
+        let (result, written) = self.game.finish(input, end, out);
+        self.written = written;
+        for warning in self.game.sink.warnings() {
+            report.report(warning);
+        }
+        match result {
+            Ok(true) => self.passed += 1,
             Ok(false) => {
                 let line = self.line_of(self.game.core.start);
                 self.text_outside(line, report)
             }
             Err(error) => {
-                self.any |= self.game.core.is_game;
+                self.failed += 1;
                 report.report(error)
             }
         }

@@ -1,0 +1,197 @@
+//! What the Kriegspiel tools share: every game of every input read into
+//! a sink (the filter, the referee), an input of more than one batch of
+//! lines on several threads.
+
+use std::io::{self, Write};
+
+use crate::cmd::input::Source;
+use crate::cmd::msg::Messages;
+use crate::cmd::output;
+use crate::cmd::par::{self, Batch, End, Work};
+use crate::diag::{self, Diagnostic, Failure, Report, Severity};
+use crate::kpgn::read::Sink;
+use crate::kpgn::{Cuts, Reader, OUT_BUFFER};
+use crate::lines::{Line, LineReader};
+
+/// Reads every game of `sources`, in order, with readers that `make`
+/// makes, to stdout; an input of more than one batch of lines on
+/// `threads` threads (see [`par`]). Every warning is an error with
+/// `strict`.
+///
+/// Returns how many games passed (were written, or found right) and
+/// whether any game was read. Inputs that cannot be opened or read are
+/// reported through `msgs` and skipped.
+///
+/// # Errors
+///
+/// A failure to write to stdout (a closed pipe included, which the caller
+/// treats as a quiet end).
+pub(crate) fn run<S, F>(
+    make: &F,
+    threads: usize,
+    strict: bool,
+    sources: Vec<Source>,
+    msgs: &mut Messages,
+) -> io::Result<(u64, bool)>
+where
+    S: Sink + Send,
+    F: Fn() -> Reader<S> + Sync,
+{
+    let mut wtr = output::stdout();
+    let (mut passed, mut any) = (0, false);
+    for source in sources {
+        msgs.set_input(&source.name());
+        match source.open() {
+            Ok(rdr) => {
+                let mut report = Strict { strict, report: &mut *msgs };
+                let batches = par::BATCH_BYTES;
+                let (n, read) = read_input(
+                    make,
+                    threads,
+                    batches,
+                    rdr,
+                    &mut wtr,
+                    &mut report,
+                )?;
+                passed += n;
+                any |= read;
+            }
+            Err(err) => msgs.input_error(diag::describe(&err)),
+        }
+    }
+    wtr.flush()?;
+    Ok((passed, any))
+}
+
+/// Diagnostics on their way to `report`, every warning made an error if
+/// `strict`.
+struct Strict<'a> {
+    strict: bool,
+    report: &'a mut dyn Report,
+}
+
+impl Report for Strict<'_> {
+    fn report(&mut self, mut diagnostic: Diagnostic) {
+        if self.strict {
+            diagnostic.severity = Severity::Error;
+        }
+        self.report.report(diagnostic);
+    }
+}
+
+/// Reads one input on `threads` threads, in batches of `batch_bytes` (small
+/// batches put the cuts between batches to the test): how many games
+/// passed, and whether a game was read. The output and the reports are
+/// the same whatever the number of threads.
+///
+/// The reading thread cuts the input into batches only before a line that
+/// certainly starts a game ([`Cuts`]), so that each worker reads its
+/// games as one reader of the whole input would; in the rare input where
+/// no such line comes for long, the rest is read on this thread. A read
+/// error ends the input (the game being read is lost) and is reported as
+/// an error about the input as a whole (line 0).
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub(crate) fn read_input<S, F>(
+    make: &F,
+    threads: usize,
+    batch_bytes: usize,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<(u64, bool)>
+where
+    S: Sink + Send,
+    F: Fn() -> Reader<S> + Sync,
+{
+    let mut reader = make();
+    let mut tally = (0, false);
+    let mut lines = LineReader::new(rdr);
+    let result = if threads > 1 {
+        parallel(
+            make,
+            threads,
+            batch_bytes,
+            &mut reader,
+            lines,
+            wtr,
+            report,
+            &mut tally,
+        )
+    } else {
+        let mut out = Vec::with_capacity(OUT_BUFFER);
+        reader.lines(&mut lines, &mut out, Some(wtr), report, true)
+    };
+    match result {
+        Ok(()) => {}
+        Err(Failure::Read(err)) => {
+            report.report(Diagnostic::error(0, diag::describe(&err)));
+        }
+        Err(Failure::Write(err)) => return Err(err),
+    }
+    Ok((tally.0 + reader.counts().0, tally.1 || reader.any()))
+}
+
+/// Reads the lines of `lines` on worker threads, then, if the input could
+/// not be cut into batches, the rest on this one with `reader`. `tally`
+/// counts the batches' games that passed, and whether a batch held one.
+#[allow(clippy::too_many_arguments)]
+fn parallel<S, F, R>(
+    make: &F,
+    threads: usize,
+    batch_bytes: usize,
+    reader: &mut Reader<S>,
+    mut lines: LineReader<R>,
+    wtr: &mut dyn Write,
+    report: &mut dyn Report,
+    tally: &mut (u64, bool),
+) -> Result<(), Failure>
+where
+    S: Sink + Send,
+    F: Fn() -> Reader<S> + Sync,
+    R: io::Read,
+{
+    let workers = (0..threads).map(|_| Worker { make }).collect();
+    let mut cuts = Cuts::default();
+    let cut = |line: &Line<'_>| cuts.starts_game(line.content());
+    let end = par::run(&mut lines, workers, batch_bytes, cut, |b| {
+        for d in b.diagnostics.drain(..) {
+            report.report(d);
+        }
+        tally.0 += b.selected;
+        tally.1 |= b.read_any;
+        wtr.write_all(&b.out)?;
+        Ok(true)
+    })?;
+    if let End::Uncut(held) = end {
+        let mut rest = held.into_reader_then(lines.into_rest());
+        let mut out = Vec::with_capacity(OUT_BUFFER);
+        reader.lines(&mut rest, &mut out, Some(wtr), report, true)
+    } else {
+        Ok(())
+    }
+}
+
+/// A worker thread's part: reads the games of a batch.
+struct Worker<'f, F> {
+    make: &'f F,
+}
+
+impl<S, F> Work for Worker<'_, F>
+where
+    S: Sink + Send,
+    F: Fn() -> Reader<S> + Sync,
+{
+    fn work(&mut self, batch: &mut Batch) {
+        let mut reader = (self.make)();
+        let mut lines = batch.lines.reader();
+        let (out, report) = (&mut batch.out, &mut batch.diagnostics);
+        let last = !batch.cut_short;
+        // Reading from memory cannot fail, and there is no writer.
+        let _ = reader.lines(&mut lines, out, None, report, last);
+        batch.selected = reader.counts().0;
+        batch.read_any = reader.any();
+    }
+}

@@ -1,0 +1,1127 @@
+//! The referee: could a Kriegspiel record have happened? (FORMATS.md,
+//! Kriegspiel PGN point 12.)
+//!
+//! A sink of the [reader](super::read), which has checked the syntax
+//! already: every move is Kriegspiel SAN, every move number agrees with
+//! the ply, every Kriegspiel comment has its form. The referee replays
+//! the game with the rules of chess (shakmaty) from the standard position
+//! or from the FEN tag:
+//!
+//! - an unfiltered record: each move must be legal in the true position,
+//!   with `+`/`#` as it gives check or mate; each illegal attempt must be
+//!   illegal there (the referee would have played a legal one); the
+//!   response codes must be exactly what the move produced (`X` and the
+//!   square of the man taken, the pawn's for en passant, then one `C`
+//!   code per man giving check, in any order); where the game ends in
+//!   mate or stalemate, the result must say so;
+//! - a record filtered for a player: that player's moves are checked on
+//!   the player's own view (their men, less those the opponent's
+//!   announced captures took): each must be possible there, and its `X`
+//!   code must be the square it took on; each opponent capture must take
+//!   a man of the player's.
+//!
+//! An attempt that is impossible even on a board of the mover's own men
+//! alone (a rook moving diagonally, a black pawn to e7 from nowhere) is
+//! nonsense: a warning, or a fault with `strict`.
+
+use std::ops::Range;
+
+use shakmaty::attacks;
+use shakmaty::fen::Fen;
+use shakmaty::{
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, File, Move,
+    MoveList, Piece, Position, Rank, Role, Square,
+};
+
+use super::comment::KComment;
+use super::read::{Core, Fault, Item, Reader, Sink};
+use super::Side;
+use crate::diag::{shown, Diagnostic};
+
+/// What to do with each game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckConfig {
+    /// Warnings (nonsense attempts) fail the game too.
+    pub strict: bool,
+    /// Write the games that fail instead of those that pass.
+    pub invert: bool,
+    /// Write nothing (count, or tell by the exit status).
+    pub quiet: bool,
+}
+
+/// Refereeing the games of one input, or of one batch of its lines.
+pub type Check<'c> = Reader<Referee<'c>>;
+
+impl<'c> Reader<Referee<'c>> {
+    /// A referee for `config` that has read nothing yet.
+    pub fn check(config: &'c CheckConfig) -> Check<'c> {
+        Reader::with_sink(Referee::new(config))
+    }
+}
+
+/// A move written in Kriegspiel SAN, as the referee reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    Castle(CastlingSide),
+    Move {
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+}
+
+/// The check mark written after a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    None,
+    Check,
+    Mate,
+}
+
+/// Reads a token that the reader found to be Kriegspiel SAN.
+fn written(token: &[u8]) -> (Written, Mark) {
+    let mut body = token;
+    while let [rest @ .., b'!' | b'?'] = body {
+        body = rest;
+    }
+    let mark = match body.last() {
+        Some(b'+') => Mark::Check,
+        Some(b'#') => Mark::Mate,
+        _ => Mark::None,
+    };
+    if mark != Mark::None {
+        body = &body[..body.len() - 1];
+    }
+    if matches!(body.first(), Some(b'O' | b'0')) {
+        let side = if body.len() == 5 {
+            CastlingSide::QueenSide
+        } else {
+            CastlingSide::KingSide
+        };
+        return (Written::Castle(side), mark);
+    }
+    let (role, rest) = match Role::from_char(body[0] as char) {
+        Some(role) if body[0].is_ascii_uppercase() => (role, &body[1..]),
+        _ => (Role::Pawn, body),
+    };
+    let (rest, promotion) = match rest {
+        [rest @ .., b'=', p] => (rest, Role::from_char(*p as char)),
+        _ => (rest, None),
+    };
+    let (head, to) = rest.split_at(rest.len() - 2);
+    let square = |f: u8, r: u8| {
+        Square::from_coords(
+            File::new(u32::from(f - b'a')),
+            Rank::new(u32::from(r - b'1')),
+        )
+    };
+    let to = square(to[0], to[1]);
+    let (head, capture) = match head {
+        [head @ .., b'x'] => (head, true),
+        _ => (head, false),
+    };
+    let (mut file, mut rank) = (None, None);
+    for &b in head {
+        match b {
+            b'a'..=b'h' => file = Some(File::new(u32::from(b - b'a'))),
+            _ => rank = Some(Rank::new(u32::from(b - b'1'))),
+        }
+    }
+    (Written::Move { role, file, rank, capture, to, promotion }, mark)
+}
+
+/// Whether `m` is the move `w` (the capture mark ignored if not
+/// `capture_counts`: an attempt leaves it out, but for a pawn's).
+fn is_written(m: &Move, w: &Written, capture_counts: bool) -> bool {
+    match (*w, *m) {
+        (Written::Castle(side), Move::Castle { king, rook }) => {
+            CastlingSide::from_king_side(rook > king) == side
+        }
+        (Written::Move { role, file, rank, capture, to, promotion }, m) => {
+            let (from, takes) = match m {
+                Move::Normal { from, capture, promotion: p, .. } => {
+                    if p != promotion {
+                        return false;
+                    }
+                    (from, capture.is_some())
+                }
+                Move::EnPassant { from, .. } => {
+                    if promotion.is_some() {
+                        return false;
+                    }
+                    (from, true)
+                }
+                _ => return false,
+            };
+            m.role() == role
+                && m.to() == to
+                && file.is_none_or(|f| f == from.file())
+                && rank.is_none_or(|r| r == from.rank())
+                && (!capture_counts || capture == takes)
+        }
+        _ => false,
+    }
+}
+
+fn color(side: Side) -> Color {
+    match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// Whether `w` is possible for `side` on a board of its own men alone
+/// (`board`, castling rights `castle` as (king side, queen side)): not
+/// nonsense, whatever the other side's men, which the mover cannot see.
+fn possible(
+    board: &Board,
+    side: Color,
+    castle: (bool, bool),
+    w: &Written,
+) -> bool {
+    let own = board.by_color(side);
+    match *w {
+        Written::Castle(which) => {
+            let (right, rook_file) = match which {
+                CastlingSide::KingSide => (castle.0, File::H),
+                CastlingSide::QueenSide => (castle.1, File::A),
+            };
+            let rank = side.backrank();
+            let king = Square::from_coords(File::E, rank);
+            let rook = Square::from_coords(rook_file, rank);
+            right
+                && board.piece_at(king)
+                    == Some(Piece { color: side, role: Role::King })
+                && board.piece_at(rook)
+                    == Some(Piece { color: side, role: Role::Rook })
+                && (attacks::between(king, rook) & own).is_empty()
+        }
+        Written::Move { role, file, rank, capture, to, promotion } => {
+            if own.contains(to) {
+                return false;
+            }
+            let last = side.fold_wb(Rank::Eighth, Rank::First);
+            if role == Role::Pawn && (to.rank() == last) != promotion.is_some()
+            {
+                return false;
+            }
+            let pieces = board.by_piece(Piece { color: side, role });
+            pieces.into_iter().any(|from| {
+                file.is_none_or(|f| f == from.file())
+                    && rank.is_none_or(|r| r == from.rank())
+                    && reaches(own, side, role, from, to, capture)
+            })
+        }
+    }
+}
+
+/// Whether a man of `side`'s, `role`, on `from` could go to `to` with only
+/// `own` men on the board.
+fn reaches(
+    own: Bitboard,
+    side: Color,
+    role: Role,
+    from: Square,
+    to: Square,
+    capture: bool,
+) -> bool {
+    match role {
+        Role::Pawn => {
+            let forward = side.fold_wb(1, -1);
+            let rank = from.rank() as i32;
+            let ahead = to.rank() as i32 - rank;
+            if capture {
+                ahead == forward
+                    && (from.file() as i32 - to.file() as i32).abs() == 1
+            } else if from.file() != to.file() {
+                false
+            } else if ahead == forward {
+                true
+            } else {
+                let start = side.fold_wb(Rank::Second, Rank::Seventh);
+                ahead == 2 * forward
+                    && from.rank() == start
+                    && (attacks::between(from, to) & own).is_empty()
+            }
+        }
+        _ => attacks::attacks(from, Piece { color: side, role }, own)
+            .contains(to),
+    }
+}
+
+/// Check codes, sorted: at most two (a double check), 0 for none.
+type Codes = [u8; 2];
+
+/// The square of the man `m` takes, if any (for en passant the pawn's).
+fn taken_square(m: &Move) -> Option<Square> {
+    match *m {
+        Move::EnPassant { from, to } => {
+            Some(Square::from_coords(to.file(), from.rank()))
+        }
+        Move::Normal { capture: Some(_), to, .. } => Some(to),
+        _ => None,
+    }
+}
+
+/// The check codes of the side to move in `pos`, sorted.
+fn check_codes(pos: &Chess) -> Codes {
+    let mut codes = Codes::default();
+    if let Some(king) = pos.board().king_of(pos.turn()) {
+        for (i, checker) in pos.checkers().into_iter().take(2).enumerate() {
+            codes[i] = check_code(pos.board(), checker, king);
+        }
+    }
+    sort_codes(&mut codes);
+    codes
+}
+
+/// Sorts two codes, 0 (none) last.
+fn sort_codes(codes: &mut Codes) {
+    if codes[0] == 0 || (codes[1] != 0 && codes[1] < codes[0]) {
+        codes.swap(0, 1);
+    }
+}
+
+/// The code of a check by the man on `from` to the king on `king`: `N` a
+/// knight, `F` along the file, `R` the rank, `L` or `S` the longer or
+/// the shorter of the two diagonals through the king's square.
+fn check_code(board: &Board, from: Square, king: Square) -> u8 {
+    if board.role_at(from) == Some(Role::Knight) {
+        return b'N';
+    }
+    if from.file() == king.file() {
+        return b'F';
+    }
+    if from.rank() == king.rank() {
+        return b'R';
+    }
+    let (kf, kr) = (king.file() as i32, king.rank() as i32);
+    let (f, r) = (from.file() as i32, from.rank() as i32);
+    // The lengths of the two diagonals through the king.
+    let up = 8 - (kf - kr).abs(); // a1-h8 direction
+    let down = 8 - (kf + kr - 7).abs(); // a8-h1 direction
+    let along = if (f - kf) == (r - kr) { up } else { down };
+    let other = if (f - kf) == (r - kr) { down } else { up };
+    if along > other {
+        b'L'
+    } else {
+        b'S'
+    }
+}
+
+/// The response codes as written: the square of an `X` code (if any)
+/// and the check codes sorted.
+fn written_codes(
+    c: &[u8],
+    k: &KComment,
+) -> Result<(Option<Square>, Codes), String> {
+    let mut taken = None;
+    let mut checks = Codes::default();
+    let mut n = 0;
+    for (i, code) in k.announcements(c).enumerate() {
+        match code {
+            [b'X', f, r] => {
+                if i > 0 {
+                    return Err(
+                        "the capture must be announced first, once".into()
+                    );
+                }
+                taken = Some(Square::from_coords(
+                    File::new(u32::from(f - b'a')),
+                    Rank::new(u32::from(r - b'1')),
+                ));
+            }
+            [b'C', d] if n < 2 => {
+                checks[n] = *d;
+                n += 1;
+            }
+            [b'C', _] => return Err("more than two checks announced".into()),
+            _ => unreachable!("the reader checked the announcements"),
+        }
+    }
+    sort_codes(&mut checks);
+    Ok((taken, checks))
+}
+
+fn codes_text(taken: Option<Square>, checks: &Codes) -> String {
+    let mut parts: Vec<String> =
+        taken.map(|sq| format!("X{sq}")).into_iter().collect();
+    parts.extend(
+        checks.iter().filter(|&&d| d != 0).map(|&d| format!("C{}", d as char)),
+    );
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(",")
+    }
+}
+
+/// A move read and waiting for its Kriegspiel comment (which may not
+/// come: then nothing was announced).
+#[derive(Clone, Debug)]
+struct Pending {
+    /// Where its SAN stands, and its number, for messages.
+    span: Range<usize>,
+    fullmove: u64,
+    side: Side,
+    hidden: bool,
+    written: Option<(Written, Mark)>,
+}
+
+impl Pending {
+    /// `12... Qxh5`.
+    fn label(&self, input: &[u8]) -> String {
+        let dots = if self.side == Side::White { "." } else { "..." };
+        format!(
+            "{}{dots} {}",
+            self.fullmove,
+            shown(&input[self.span.clone()], 24)
+        )
+    }
+}
+
+/// The player's view of a filtered record: their men, and their castling
+/// rights (king side, queen side).
+#[derive(Clone, Debug)]
+struct View {
+    side: Color,
+    board: Board,
+    castle: (bool, bool),
+}
+
+/// The referee's state in one game.
+#[derive(Debug)]
+pub struct Referee<'c> {
+    config: &'c CheckConfig,
+    /// The game's number in its input, and where it starts.
+    number: u64,
+    start: usize,
+    /// The SetUp, FEN and Result tags' values, and the termination marker.
+    setup: Option<Range<usize>>,
+    fen: Option<Range<usize>>,
+    result: Option<Range<usize>>,
+    marker: Option<Range<usize>>,
+    /// The true position (unfiltered), or the player's view (filtered).
+    position: Option<Chess>,
+    view: Option<View>,
+    pending: Option<Pending>,
+    /// The game's warnings.
+    warnings: Vec<Diagnostic>,
+    /// Where the game's output starts in `out`.
+    mark: usize,
+}
+
+impl<'c> Referee<'c> {
+    fn new(config: &'c CheckConfig) -> Referee<'c> {
+        Referee {
+            config,
+            number: 0,
+            start: 0,
+            setup: None,
+            fen: None,
+            result: None,
+            marker: None,
+            position: None,
+            view: None,
+            pending: None,
+            warnings: Vec::new(),
+            mark: 0,
+        }
+    }
+
+    /// A fault of the pending move, at `at`.
+    fn fault(
+        &self,
+        input: &[u8],
+        pending: &Pending,
+        at: usize,
+        message: impl std::fmt::Display,
+    ) -> Fault {
+        fault(self.number, input, pending, at, message)
+    }
+
+    /// Judges the pending move with its Kriegspiel comment (`None`: it
+    /// had none, so nothing was announced and nothing was tried).
+    fn settle(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        comment: Option<(Range<usize>, &KComment)>,
+    ) -> Result<(), Fault> {
+        let Some(pending) = self.pending.take() else { return Ok(()) };
+        let (c, k) = match &comment {
+            Some((span, k)) => (&input[span.clone()], Some(*k)),
+            None => (&b""[..], None),
+        };
+        let at = comment
+            .as_ref()
+            .map_or(pending.span.start, |(span, _)| span.start);
+        let mut judge = Judge {
+            number: self.number,
+            strict: self.config.strict,
+            warnings: &mut self.warnings,
+            game,
+            input,
+            pending: &pending,
+            at,
+        };
+        let (taken, checks) = match k {
+            Some(k) => written_codes(c, k).map_err(|m| judge.fault(at, m))?,
+            None => (None, Codes::default()),
+        };
+        let attempts = k.map(|k| k.attempts(c));
+        if let Some(view) = self.view.as_mut() {
+            return judge.view(view, attempts, taken);
+        }
+        match self.position.as_mut() {
+            Some(pos) => judge.true_position(pos, attempts, taken, checks),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A fault of `pending`, in game `number`, at `at`.
+fn fault(
+    number: u64,
+    input: &[u8],
+    pending: &Pending,
+    at: usize,
+    message: impl std::fmt::Display,
+) -> Fault {
+    let label = pending.label(input);
+    (at, format!("game {number}, {label}: {message}"))
+}
+
+/// Judging one move with what its comment announced and tried.
+struct Judge<'a> {
+    number: u64,
+    strict: bool,
+    warnings: &'a mut Vec<Diagnostic>,
+    game: &'a Core,
+    input: &'a [u8],
+    pending: &'a Pending,
+    /// Where its comment stands (its move's SAN if it has none).
+    at: usize,
+}
+
+impl Judge<'_> {
+    fn fault(&self, at: usize, message: impl std::fmt::Display) -> Fault {
+        fault(self.number, self.input, self.pending, at, message)
+    }
+
+    /// A nonsense attempt: a warning, or with `strict` a fault.
+    fn nonsense(&mut self, attempt: &[u8]) -> Result<(), Fault> {
+        let message = format!(
+            "the attempt {} is impossible even on {}'s own men",
+            shown(attempt, 24),
+            self.pending.side.name()
+        );
+        let (at, message) = self.fault(self.at, message);
+        if self.strict {
+            return Err((at, message));
+        }
+        let line = self.game.line_of(self.input, at);
+        self.warnings.push(Diagnostic::warning(line, message));
+        Ok(())
+    }
+
+    /// An unfiltered record: the move, its attempts and its announcements
+    /// in the true position, which the move then changes.
+    fn true_position<'c>(
+        &mut self,
+        pos: &mut Chess,
+        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        taken: Option<Square>,
+        checks: Codes,
+    ) -> Result<(), Fault> {
+        let (w, mark) =
+            self.pending.written.expect("an unfiltered move is written");
+        // The attempts, in the position the mover tried them in.
+        let side = pos.turn();
+        let castle = (
+            pos.castles().has(side, CastlingSide::KingSide),
+            pos.castles().has(side, CastlingSide::QueenSide),
+        );
+        for attempt in attempts.into_iter().flatten() {
+            let (tried, _) = written(attempt);
+            if is_legal(pos, &tried) {
+                let message = format!(
+                    "the attempt {} is legal: the referee would have played it",
+                    shown(attempt, 24)
+                );
+                return Err(self.fault(self.at, message));
+            }
+            if !possible(pos.board(), side, castle, &tried) {
+                self.nonsense(attempt)?;
+            }
+        }
+        let m = find_move(pos, &w)
+            .map_err(|m| self.fault(self.pending.span.start, m))?;
+        let real_taken = taken_square(&m);
+        pos.play_unchecked(m);
+        let gives = match pos.is_check() {
+            false => Mark::None,
+            true if pos.is_checkmate() => Mark::Mate,
+            true => Mark::Check,
+        };
+        if gives != mark {
+            let want = match (gives, mark) {
+                (Mark::Mate, _) => "it mates: write #",
+                (Mark::Check, Mark::Mate) => {
+                    "it gives check, not mate: write +"
+                }
+                (Mark::Check, _) => "it gives check: write +",
+                (Mark::None, Mark::Mate) => "it does not mate",
+                (Mark::None, _) => "it gives no check",
+            };
+            return Err(self.fault(self.pending.span.start, want));
+        }
+        let real_checks = check_codes(pos);
+        if (real_taken, real_checks) != (taken, checks) {
+            let message = format!(
+                "announced {}, but the move produced {}",
+                codes_text(taken, &checks),
+                codes_text(real_taken, &real_checks)
+            );
+            return Err(self.fault(self.at, message));
+        }
+        Ok(())
+    }
+
+    /// A filtered record, on the player's view.
+    fn view<'c>(
+        &mut self,
+        view: &mut View,
+        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        taken: Option<Square>,
+    ) -> Result<(), Fault> {
+        let pending = self.pending;
+        if color(pending.side) != view.side {
+            // The opponent's hidden move: what it took must be the
+            // player's.
+            if let Some(sq) = taken {
+                if view.board.color_at(sq) != Some(view.side) {
+                    let message = format!(
+                        "a capture announced on {sq}, where {} has no man",
+                        side_of(view.side).name()
+                    );
+                    return Err(self.fault(self.at, message));
+                }
+                view.board.discard_piece_at(sq);
+                if view.side.backrank() == sq.rank() {
+                    if sq.file() == File::H {
+                        view.castle.0 = false;
+                    } else if sq.file() == File::A {
+                        view.castle.1 = false;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for attempt in attempts.into_iter().flatten() {
+            let (tried, _) = written(attempt);
+            if !possible(&view.board, view.side, view.castle, &tried) {
+                self.nonsense(attempt)?;
+            }
+        }
+        let (w, _) = pending.written.expect("the player's move is written");
+        if !possible(&view.board, view.side, view.castle, &w) {
+            let message = "impossible even on the player's own men";
+            return Err(self.fault(pending.span.start, message));
+        }
+        // Play it on the view.
+        let side = view.side;
+        match w {
+            Written::Castle(which) => {
+                if taken.is_some() {
+                    return Err(self.fault(self.at, "castling takes nothing"));
+                }
+                let rank = side.backrank();
+                let (rook_from, rook_to, king_to) = match which {
+                    CastlingSide::KingSide => (File::H, File::F, File::G),
+                    CastlingSide::QueenSide => (File::A, File::D, File::C),
+                };
+                let sq = |f| Square::from_coords(f, rank);
+                view.board.discard_piece_at(sq(File::E));
+                view.board.discard_piece_at(sq(rook_from));
+                let piece = |role| Piece { color: side, role };
+                view.board.set_piece_at(sq(king_to), piece(Role::King));
+                view.board.set_piece_at(sq(rook_to), piece(Role::Rook));
+                view.castle = (false, false);
+            }
+            Written::Move { role, file, rank, capture, to, promotion } => {
+                let own = view.board.by_color(side);
+                let from = view
+                    .board
+                    .by_piece(Piece { color: side, role })
+                    .into_iter()
+                    .find(|&from| {
+                        file.is_none_or(|f| f == from.file())
+                            && rank.is_none_or(|r| r == from.rank())
+                            && reaches(own, side, role, from, to, capture)
+                    })
+                    .expect("possible() found it");
+                let diagonal = role == Role::Pawn && from.file() != to.file();
+                let passed = Square::from_coords(to.file(), from.rank());
+                match taken {
+                    Some(sq) if sq == to || (diagonal && sq == passed) => {}
+                    Some(sq) => {
+                        let message = format!(
+                            "a capture announced on {sq}, but the move goes to {to}"
+                        );
+                        return Err(self.fault(self.at, message));
+                    }
+                    None if diagonal => {
+                        let message =
+                            "a pawn capture with no capture announced";
+                        return Err(self.fault(self.at, message));
+                    }
+                    None => {}
+                }
+                view.board.discard_piece_at(from);
+                let role = promotion.unwrap_or(role);
+                view.board.set_piece_at(to, Piece { color: side, role });
+                if role == Role::King {
+                    view.castle = (false, false);
+                }
+                if from.rank() == side.backrank() {
+                    if from.file() == File::H {
+                        view.castle.0 = false;
+                    } else if from.file() == File::A {
+                        view.castle.1 = false;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether the capture mark of an attempt counts: a pawn's capture is
+/// always written, a piece's never.
+fn capture_counts(w: &Written) -> bool {
+    matches!(w, Written::Move { role: Role::Pawn, .. })
+}
+
+fn side_of(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+/// The legal moves that could be `w`: those to its square by its kind
+/// of man, or the castlings. (Inlined: a move list is a few KiB, not to
+/// be copied on return.)
+#[inline(always)]
+fn candidates(pos: &Chess, w: &Written) -> MoveList {
+    match *w {
+        Written::Castle(side) => pos.castling_moves(side),
+        Written::Move { role, to, .. } => pos.san_candidates(role, to),
+    }
+}
+
+/// Whether the attempt `w` is a legal move in `pos`. Most attempts are
+/// not even possible on the board's men (a man in the way, no man to
+/// take): that is looked at first, with the attack tables, before the
+/// legal moves are made.
+fn is_legal(pos: &Chess, w: &Written) -> bool {
+    if let Written::Move { role, file, rank, capture, to, .. } = *w {
+        let board = pos.board();
+        let side = pos.turn();
+        if board.by_color(side).contains(to) {
+            return false;
+        }
+        let occupied = board.occupied();
+        let pseudo = board
+            .by_piece(Piece { color: side, role })
+            .into_iter()
+            .any(|from| {
+                file.is_none_or(|f| f == from.file())
+                    && rank.is_none_or(|r| r == from.rank())
+                    && match role {
+                        Role::Pawn => {
+                            let forward = side.fold_wb(1, -1);
+                            let ahead = to.rank() as i32 - from.rank() as i32;
+                            if capture {
+                                ahead == forward
+                                    && (from.file() as i32 - to.file() as i32)
+                                        .abs()
+                                        == 1
+                                    && (board.by_color(!side).contains(to)
+                                        || pos.ep_square(
+                                            shakmaty::EnPassantMode::Legal,
+                                        ) == Some(to))
+                            } else {
+                                from.file() == to.file()
+                                    && !occupied.contains(to)
+                                    && (ahead == forward
+                                        || ahead == 2 * forward
+                                            && from.rank()
+                                                == side.fold_wb(
+                                                    Rank::Second,
+                                                    Rank::Seventh,
+                                                )
+                                            && (attacks::between(from, to)
+                                                & occupied)
+                                                .is_empty())
+                            }
+                        }
+                        _ => attacks::attacks(
+                            from,
+                            Piece { color: side, role },
+                            occupied,
+                        )
+                        .contains(to),
+                    }
+            });
+        if !pseudo {
+            return false;
+        }
+    }
+    candidates(pos, w).iter().any(|m| is_written(m, w, capture_counts(w)))
+}
+
+/// The legal move `w` in `pos`, or why there is none.
+fn find_move(pos: &Chess, w: &Written) -> Result<Move, String> {
+    let legal = candidates(pos, w);
+    let mut found = legal.iter().filter(|m| is_written(m, w, true));
+    match (found.next(), found.next()) {
+        (Some(m), None) => return Ok(*m),
+        (Some(_), Some(_)) => return Err("ambiguous".into()),
+        (None, _) => {}
+    }
+    // Why not: is it there with the capture mark the other way?
+    if legal.iter().any(|m| is_written(m, w, false)) {
+        return Err("illegal: its capture mark is wrong".into());
+    }
+    let side = pos.turn();
+    match *w {
+        Written::Castle(_) => {
+            Err("illegal: castling is not allowed here".into())
+        }
+        Written::Move { role, file, rank, capture, to, .. } => {
+            let ours = pos.board().by_piece(Piece { color: side, role });
+            let occupied = pos.board().occupied();
+            let reach: Vec<Square> = ours
+                .into_iter()
+                .filter(|&from| {
+                    file.is_none_or(|f| f == from.file())
+                        && rank.is_none_or(|r| r == from.rank())
+                })
+                .filter(|&from| match role {
+                    Role::Pawn => reaches(
+                        pos.board().by_color(side),
+                        side,
+                        role,
+                        from,
+                        to,
+                        capture,
+                    ),
+                    _ => attacks::attacks(
+                        from,
+                        Piece { color: side, role },
+                        occupied,
+                    )
+                    .contains(to),
+                })
+                .collect();
+            let name = role_name(role);
+            Err(if !reach.is_empty() {
+                format!("illegal: it would leave the {} king in check, or the square is taken", side_of(side).name())
+            } else if ours.count() == 1 {
+                let from = ours.first().expect("one");
+                format!("illegal: the {name} on {from} cannot reach {to}")
+            } else if ours.is_empty() {
+                format!("illegal: {} has no {name}", side_of(side).name())
+            } else {
+                format!("illegal: no {name} can reach {to}")
+            })
+        }
+    }
+}
+
+impl Sink for Referee<'_> {
+    fn start(&mut self, at: usize, out: &[u8]) {
+        *self = Referee {
+            number: self.number + 1,
+            start: at,
+            mark: out.len(),
+            ..Referee::new(self.config)
+        };
+    }
+
+    fn rebase(&mut self, n: usize) {
+        self.start -= n;
+        for range in [
+            &mut self.setup,
+            &mut self.fen,
+            &mut self.result,
+            &mut self.marker,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *range = range.start - n..range.end - n;
+        }
+        if let Some(pending) = &mut self.pending {
+            pending.span = pending.span.start - n..pending.span.end - n;
+        }
+    }
+
+    fn rebase_out(&mut self, n: usize) {
+        self.mark -= n;
+    }
+
+    fn mark(&self) -> usize {
+        self.mark
+    }
+
+    fn tag(
+        &mut self,
+        _game: &Core,
+        input: &[u8],
+        name: Range<usize>,
+        value: Range<usize>,
+        _out: &mut Vec<u8>,
+    ) -> Result<(), Fault> {
+        match &input[name] {
+            b"SetUp" => self.setup = Some(value),
+            b"FEN" => self.fen = Some(value),
+            b"Result" => self.result = Some(value),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn tag_section_line(
+        &mut self,
+        _input: &[u8],
+        _line: Range<usize>,
+        _first: usize,
+        _next: usize,
+        _tags: bool,
+        _out: &mut Vec<u8>,
+    ) {
+    }
+
+    fn movetext(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        _line: usize,
+        _end: usize,
+        _out: &mut Vec<u8>,
+    ) {
+        let setup = self.setup.clone().map(|v| &input[v]);
+        let position = match (&self.fen, setup) {
+            (Some(fen), setup) if setup != Some(b"0") => {
+                Fen::from_ascii(&input[fen.clone()]).ok().and_then(|f| {
+                    f.into_position::<Chess>(CastlingMode::Standard).ok()
+                })
+            }
+            _ => Some(Chess::default()),
+        };
+        // A FEN that is no legal position leaves the game unjudged but for
+        // its syntax: the fault is reported at the first move.
+        self.position = position;
+        if let (Some(side), Some(pos)) = (game.filtered, &self.position) {
+            let side = color(side);
+            let castles = pos.castles();
+            let mut board = Board::empty();
+            for sq in pos.board().by_color(side) {
+                if let Some(piece) = pos.board().piece_at(sq) {
+                    board.set_piece_at(sq, piece);
+                }
+            }
+            self.view = Some(View {
+                side,
+                board,
+                castle: (
+                    castles.has(side, CastlingSide::KingSide),
+                    castles.has(side, CastlingSide::QueenSide),
+                ),
+            });
+        }
+    }
+
+    fn number(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        _span: Range<usize>,
+        _out: &mut Vec<u8>,
+    ) {
+        // A number ends what the move before could have in the way of a
+        // comment: it is settled at the next move.
+        let _ = (game, input);
+    }
+
+    fn a_move(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+        _out: &mut Vec<u8>,
+    ) -> Result<(), Fault> {
+        self.settle(game, input, None)?;
+        let pending = Pending {
+            span: span.clone(),
+            fullmove: game.fullmove,
+            side: game.to_move,
+            hidden,
+            written: (!hidden).then(|| written(&input[span.clone()])),
+        };
+        let fault = |message: &str| {
+            Err(self.fault(input, &pending, span.start, message))
+        };
+        if self.position.is_none() && self.view.is_none() {
+            return fault("the FEN tag is no legal position");
+        }
+        if hidden && self.view.is_none() {
+            // A hidden move in a record that does not say whose view it is.
+            return fault("a hidden move in an unfiltered record");
+        }
+        if hidden
+            && self
+                .view
+                .as_ref()
+                .is_some_and(|v| v.side == color(game.to_move))
+        {
+            return fault("the player's own move is hidden");
+        }
+        self.pending = Some(pending);
+        Ok(())
+    }
+
+    fn kcomment(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        k: &KComment,
+        _owner: Side,
+        _out: &mut Vec<u8>,
+    ) -> Result<(), Fault> {
+        if let Some(pending) = &self.pending {
+            if pending.hidden && k.listed().is_some_and(|n| n > 0) {
+                let message = "a hidden move with its attempts listed";
+                return Err(self.fault(input, pending, span.start, message));
+            }
+        }
+        self.settle(game, input, Some((span, k)))
+    }
+
+    fn item(
+        &mut self,
+        _game: &Core,
+        _input: &[u8],
+        item: Item,
+        span: Range<usize>,
+        _out: &mut Vec<u8>,
+    ) {
+        if item == Item::End {
+            self.marker = Some(span);
+        }
+    }
+
+    fn variation(
+        &mut self,
+        _game: &Core,
+        _input: &[u8],
+        _span: Range<usize>,
+        _out: &mut Vec<u8>,
+    ) {
+    }
+
+    fn line_end(
+        &mut self,
+        _game: &Core,
+        _input: &[u8],
+        _end: usize,
+        _next: usize,
+        _out: &mut Vec<u8>,
+    ) {
+    }
+
+    fn finish(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        end: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, Fault> {
+        self.settle(game, input, None)?;
+        if let Some(pos) =
+            &self.position.clone().filter(|_| self.view.is_none())
+        {
+            let want = if pos.is_checkmate() {
+                Some(if pos.turn() == Color::White { "0-1" } else { "1-0" })
+            } else if pos.is_stalemate() {
+                Some("1/2-1/2")
+            } else {
+                None
+            };
+            if let Some(want) = want {
+                let ending =
+                    if pos.is_checkmate() { "mate" } else { "stalemate" };
+                for range in [&self.result, &self.marker].into_iter().flatten()
+                {
+                    let written = &input[range.clone()];
+                    if written != want.as_bytes() {
+                        let message = format!(
+                            "game {}: it ends in {ending}, but the result is '{}'",
+                            self.number,
+                            shown(written, 24)
+                        );
+                        return Err((range.start, message));
+                    }
+                }
+            }
+        }
+        let write = !self.config.invert && !self.config.quiet;
+        if write {
+            out.extend_from_slice(&input[self.start..end]);
+        }
+        Ok(write)
+    }
+
+    fn warnings(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    fn drop_game(
+        &mut self,
+        input: &[u8],
+        game: Range<usize>,
+        fault: bool,
+        out: &mut Vec<u8>,
+    ) -> bool {
+        out.truncate(self.mark);
+        if !fault {
+            // No game: not counted.
+            self.number -= 1;
+            return false;
+        }
+        let write = self.config.invert && !self.config.quiet;
+        if write {
+            out.extend_from_slice(&input[game]);
+        }
+        write
+    }
+}
