@@ -194,6 +194,23 @@ fn gbr_fen_pieces_empty_when_they_cannot_be_had() {
     );
 }
 
+/// FORMATS.md (PBI 8) and TOOLS.md: the position as written, never
+/// decoded (issue 15: csv2pbi writes it back as it stands).
+#[test]
+fn position_is_never_decoded() {
+    let dir = Dir::new("position-as-written");
+    let input = format!("{BOM}#PBI 1.2\nA:8/8\\x41/8\\x0a:\\x41::::::\n");
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "position,stipulation,fen"])
+        .stdin(input)
+        .run()
+        .code(0)
+        .says("position kept as text")
+        .out();
+    assert_eq!(out, "position,stipulation,fen\n8/8\\x41/8\\x0a,A,\n");
+}
+
 #[test]
 fn raw_keeps_every_field_as_written() {
     let dir = Dir::new("raw");

@@ -376,9 +376,8 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
     fn value(&self, column: Column, scratch: &mut Vec<u8>) -> Cell<'r> {
         let rec = self.rec;
         match column {
-            Column::Position => {
-                self.text(Field::Position, rec.position(), scratch)
-            }
+            // As written: a position is never decoded (FORMATS.md, PBI 8).
+            Column::Position => self.slice(Field::Position, rec.position()),
             Column::Stipulation
             | Column::Keymove
             | Column::Status
