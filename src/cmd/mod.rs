@@ -18,6 +18,7 @@ library uses anything here.
 | [`input`] | opening `-` and the files named on the command line |
 | [`output`] | buffered stdout, the CSV writer, a closed pipe |
 | [`par`] | the records of one input on several threads, in order |
+| [`xlsx`] | pbi2csv's workbook: rows of text cells, comment lines |
 */
 
 pub mod cli;
@@ -29,3 +30,4 @@ pub mod output;
 pub mod par;
 pub mod pbi2csv;
 pub mod pbi_grep;
+pub mod xlsx;
