@@ -368,14 +368,11 @@ impl Fields {
         value: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Notes, Unwritable> {
-        let one = if self.plain {
-            swar::find(value, b';', 0).is_none()
-        } else {
-            let look = look(value);
-            !look.special && look.semicolons == 0
-        };
-        if one && !spaced(value) && value.first() != Some(&b'#') {
-            out.extend_from_slice(value);
+        let plain = self.plain || !look(value).special;
+        if plain
+            && value.first() != Some(&b'#')
+            && items_as_joined(value, None, out)
+        {
             return Ok(Notes::default());
         }
         names_cut(value, out)
@@ -402,7 +399,7 @@ impl Fields {
             return Ok(Notes::default());
         }
         let plain = self.plain || !look(value).special;
-        if plain && items_as_joined(value, out) {
+        if plain && items_as_joined(value, Some(3), out) {
             return Ok(Notes::default());
         }
         sources_cut(value, out)
@@ -410,13 +407,18 @@ impl Fields {
 }
 
 /// Writes `value` when it is items that need no escape as pbi2csv joins
-/// them: each of exactly 3 `|`, neither starting nor ending with a space,
-/// joined with `; `; returns whether it was. `value` holds no byte that
-/// needs an escape but `;` and `|`.
-fn items_as_joined(value: &[u8], out: &mut Vec<u8>) -> bool {
+/// them: each non-empty, neither starting nor ending with a space, with
+/// exactly `pipes` `|` when that is given, joined with `; `; returns
+/// whether it was. `value` holds no byte that needs an escape but `;`
+/// and `|`.
+fn items_as_joined(
+    value: &[u8],
+    pipes: Option<usize>,
+    out: &mut Vec<u8>,
+) -> bool {
     let start = out.len();
     let items = swar::split_counting(value, b';', b'|');
-    for (i, (item, pipes)) in items.enumerate() {
+    for (i, (item, n)) in items.enumerate() {
         let item = match item.strip_prefix(b" ") {
             _ if i == 0 => item,
             Some(item) => {
@@ -428,7 +430,7 @@ fn items_as_joined(value: &[u8], out: &mut Vec<u8>) -> bool {
                 return false;
             }
         };
-        if pipes != 3 || item.is_empty() || spaced(item) {
+        if pipes.is_some_and(|p| p != n) || item.is_empty() || spaced(item) {
             out.truncate(start);
             return false;
         }
