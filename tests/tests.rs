@@ -4,6 +4,7 @@
 #[allow(dead_code)]
 mod util;
 
+mod csv2pbi;
 mod gbr_encode;
 mod kpgn_filter;
 mod layout;

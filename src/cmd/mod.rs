@@ -10,6 +10,7 @@ library uses anything here.
 | module | what |
 | --- | --- |
 | [`pbi2csv`] | `pbi2csv`: PBI records as CSV rows |
+| [`csv2pbi`] | `csv2pbi`: CSV rows and workbooks back to PBI records |
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
@@ -22,6 +23,7 @@ library uses anything here.
 */
 
 pub mod cli;
+pub mod csv2pbi;
 pub mod gbr_encode;
 pub mod input;
 pub mod kpgn_filter;
