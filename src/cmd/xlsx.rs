@@ -24,6 +24,11 @@ pub const MAX_ROWS: u32 = 1_048_576;
 /// The longest text a cell holds, in UTF-16 code units.
 pub const MAX_CELL: usize = 32_767;
 
+/// The built-in number format `@`, Text, in Excel's list (ECMA-376,
+/// 18.8.30): a custom `@` would read the same, but this is the one that
+/// spreadsheets show as "Text".
+const TEXT: u8 = 49;
+
 /// The name of the first data sheet; continuation sheets add ` 2`, ` 3`.
 pub const RECORDS: &str = "records";
 
@@ -89,8 +94,8 @@ impl Book {
             path: path.to_path_buf(),
             columns,
             header,
-            bold: Format::new().set_bold().set_num_format("@"),
-            text: Format::new().set_num_format("@"),
+            bold: Format::new().set_bold().set_num_format_index(TEXT),
+            text: Format::new().set_num_format_index(TEXT),
             sheet: 0,
             sheets: 0,
             row: 0,
