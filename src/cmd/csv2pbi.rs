@@ -841,20 +841,22 @@ impl<'c> Maker<'c> {
             if !skip {
                 let rec = &chunk.records[i];
                 let start = chunk.out.len();
-                let made =
-                    line_of(&header, rec, n, &mut chunk.out, &mut self.found);
+                let values = std::array::from_fn(|c| header.get(rec, c));
+                let fields = Fields::new(rec.as_slice());
+                let made = line_of(
+                    &values,
+                    fields,
+                    n,
+                    &mut chunk.out,
+                    &mut self.found,
+                );
                 let failed = made.is_err();
                 match made {
                     Ok(()) => {
                         let line = &chunk.out[start..];
-                        let status = header.get(rec, col::STATUS);
-                        check(
-                            line,
-                            header.get(rec, col::POSITION),
-                            status,
-                            n,
-                            &mut self.found,
-                        );
+                        let (position, status) =
+                            (values[col::POSITION], values[col::STATUS]);
+                        check(line, position, status, n, &mut self.found);
                     }
                     Err(msg) => self.found.push(Diagnostic::error(n, msg)),
                 }
@@ -1006,17 +1008,17 @@ fn check(
     }
 }
 
-/// Appends the data line of a row of decoded values.
+/// Appends the data line of a row of decoded values, the data columns'
+/// `values`; `fields` has looked at the whole row (most rows need no
+/// escape at all).
 fn line_of(
-    header: &Header,
-    rec: &ByteRecord,
+    values: &[&[u8]; DATA_COLUMNS],
+    fields: Fields,
     n: u64,
     line: &mut Vec<u8>,
     found: &mut Vec<Diagnostic>,
 ) -> Result<(), String> {
-    let get = |c: usize| header.get(rec, c);
-    // One look at the whole row: most rows need no escape at all.
-    let fields = Fields::new(rec.as_slice());
+    let get = |c: usize| values[c];
     let notes = fields
         .names(get(col::AUTHORS), line)
         .map_err(|e| unwritable(col::AUTHORS, e))?;
@@ -1099,10 +1101,15 @@ fn raw_unwritable(c: usize, e: Unwritable) -> String {
 }
 
 /// Warns about what writing list column `c` found.
+#[inline]
 fn note(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
-    if notes == Notes::default() {
-        return;
+    if notes != Notes::default() {
+        note_found(c, notes, n, found);
     }
+}
+
+#[cold]
+fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
     let column = name(c);
     let (items, subfields) = match c {
         col::AUTHORS => ("names", ""),

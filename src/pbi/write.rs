@@ -369,11 +369,15 @@ impl Fields {
         out: &mut Vec<u8>,
     ) -> Result<Notes, Unwritable> {
         let plain = self.plain || !look(value).special;
-        if plain
-            && value.first() != Some(&b'#')
-            && items_as_joined(value, None, out)
-        {
-            return Ok(Notes::default());
+        if plain && value.first() != Some(&b'#') && !spaced(value) {
+            // One name (most records), or several joined with `; `.
+            if swar::find(value, b';', 0).is_none() {
+                out.extend_from_slice(value);
+                return Ok(Notes::default());
+            }
+            if items_as_joined(value, None, out) {
+                return Ok(Notes::default());
+            }
         }
         names_cut(value, out)
     }
