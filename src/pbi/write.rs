@@ -337,6 +337,16 @@ impl Fields {
         if subfields.iter().all(|s| s.is_empty()) {
             return Ok(());
         }
+        if self.plain && subfields.iter().all(|s| !s.contains(&b'|')) {
+            // The usual case: nothing to escape, in a row that was looked
+            // at already.
+            let [nr, title, date, page] = subfields;
+            out.reserve(nr.len() + title.len() + date.len() + page.len() + 3);
+            for s in [nr, b"|", title, b"|", date, b"|", page] {
+                out.extend_from_slice(s);
+            }
+            return Ok(());
+        }
         for (i, s) in subfields.iter().enumerate() {
             if i > 0 {
                 out.push(b'|');
