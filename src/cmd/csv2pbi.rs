@@ -2,10 +2,16 @@
 //!
 //! Reads what pbi2csv writes after a person has edited it, CSV or a
 //! workbook, and writes one PBI 1.2 collection. Each row becomes a data
-//! line through [`pbi::write`], which escapes exactly what reading needs,
-//! and the line is then read by the same PBI reader as pbi2csv's, so
-//! that csv2pbi warns about a record (a position that does not parse,
-//! an unknown status) exactly as pbi2csv would, at the row's line.
+//! line through [`pbi::write`], which escapes exactly what reading needs;
+//! the line is then checked as the PBI reader checks it (text that is
+//! not UTF-8, the position, the status), or with `--raw` read by the
+//! reader itself, so that csv2pbi warns about a record exactly as
+//! pbi2csv would, at the row's line.
+//!
+//! The calling thread reads the rows (CSV through the `csv` crate, a
+//! sheet through calamine's cell reader) into chunks of about 256 KiB; a
+//! second thread makes each chunk's lines and messages; the calling
+//! thread writes them out in order.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -1155,5 +1161,84 @@ fn read_failure(e: csv::Error) -> Failure {
     match e.into_kind() {
         csv::ErrorKind::Io(e) => Failure::Read(e),
         other => Failure::Read(io::Error::other(format!("{other:?}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
+
+    use super::*;
+    use crate::cmd::xlsx::Book as WorkbookOut;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir()
+            .join(format!("chesspipe-csv2pbi-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn convert(path: &std::path::Path) -> Vec<u8> {
+        let mut out = vec![];
+        let sources = [Source::Path(path.into())];
+        let mut msgs = Messages::new("csv2pbi");
+        run(&Config::default(), &sources, &mut msgs, &mut out).unwrap();
+        out
+    }
+
+    /// A workbook made elsewhere: numbers and booleans as a spreadsheet
+    /// shows them, a date as its serial number, a row with a value right
+    /// of the header left out, rows with no cell skipped.
+    #[test]
+    fn cells_that_are_not_text() {
+        let dir = temp("cells");
+        let path = dir.join("other.xlsx");
+        let mut book = Workbook::new();
+        let sheet = book.add_worksheet();
+        for (c, name) in ["authors", "source_nr", "source_date", "status"]
+            .into_iter()
+            .enumerate()
+        {
+            sheet.write_string(0, c as u16, name).unwrap();
+        }
+        sheet.write_string(1, 0, "Loyd").unwrap();
+        sheet.write_number(1, 1, 7.0).unwrap();
+        sheet.write_number(1, 2, 1.5).unwrap();
+        sheet.write_boolean(1, 3, true).unwrap();
+        let date = Format::new().set_num_format("yyyy-mm-dd");
+        let day = ExcelDateTime::from_ymd(1966, 8, 11).unwrap();
+        sheet.write_string(3, 0, "Kling").unwrap();
+        sheet.write_datetime_with_format(3, 2, &day, &date).unwrap();
+        sheet.write_string(4, 0, "Healey").unwrap();
+        sheet.write_string(4, 6, "a note").unwrap();
+        book.save(&path).unwrap();
+        let out = convert(&path);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\u{feff}#PBI 1.2\nLoyd:::7||1.5|::::TRUE:\nKling:::||24330|:::::\n"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Continuation sheets are read after the first, in order.
+    #[test]
+    fn continuation_sheets_are_read_in_order() {
+        let dir = temp("continuation");
+        let path = dir.join("c.xlsx");
+        let columns = vec![("authors", 20.0), ("stipulation", 10.0)];
+        let mut book =
+            WorkbookOut::with_max_rows(&path, columns, true, 3).unwrap();
+        for i in 0..5 {
+            let a = format!("A{i}");
+            book.check([a.as_bytes(), b"#2"].into_iter()).unwrap();
+            book.row().unwrap();
+        }
+        book.comment("c.pbi", Some(b"# kept")).unwrap();
+        book.finish().unwrap();
+        let out = String::from_utf8(convert(&path)).unwrap();
+        let want: String =
+            (0..5).map(|i| format!("A{i}::#2::::::\n")).collect();
+        assert_eq!(out, format!("\u{feff}#PBI 1.2\n# kept\n{want}"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
