@@ -140,13 +140,32 @@ struct Look {
 /// CPU has.
 #[cfg(target_arch = "x86_64")]
 fn look(value: &[u8]) -> Look {
+    look_as::<true>(value)
+}
+
+/// Whether `value` holds a byte that may need an escape: [`look`]
+/// without the counts, and done at the first.
+#[cfg(target_arch = "x86_64")]
+fn special(value: &[u8]) -> bool {
+    look_as::<false>(value).special
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn special(value: &[u8]) -> bool {
+    look_bytes(value).special
+}
+
+/// [`look`], with the counts of `|` and `;` when `COUNT`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn look_as<const COUNT: bool>(value: &[u8]) -> Look {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
     /// The masks of the special bytes, the `|` and the `;` of 16 bytes.
     #[inline(always)]
-    fn masks(bytes: &[u8; 16]) -> (u32, u32, u32) {
+    fn masks<const COUNT: bool>(bytes: &[u8; 16]) -> (u32, u32, u32) {
         // SAFETY: SSE2 is part of every x86_64 CPU, so these intrinsics
         // are always available; `_mm_loadu_si128` reads 16 bytes with no
         // alignment requirement, and `bytes` has 16.
@@ -160,28 +179,36 @@ fn look(value: &[u8]) -> Look {
                 _mm_or_si128(_mm_or_si128(eq(0x7f), eq(0xc2)), eq(0xe2)),
             );
             let mask = |x: __m128i| _mm_movemask_epi8(x) as u32;
+            if !COUNT {
+                return (mask(special), 0, 0);
+            }
             (mask(special), mask(eq(b'|')), mask(eq(b';')))
         }
     }
+    let mut look = Look::default();
     let mut special = 0;
-    let (mut pipes, mut semicolons) = (0, 0);
     let mut chunks = value.chunks_exact(16);
-    let mut add = |(s, p, c): (u32, u32, u32)| {
-        special |= s;
-        pipes += p.count_ones() as usize;
-        semicolons += c.count_ones() as usize;
-    };
     for chunk in chunks.by_ref() {
-        add(masks(chunk.try_into().expect("16 bytes")));
+        let (s, p, c) = masks::<COUNT>(chunk.try_into().expect("16 bytes"));
+        special |= s;
+        if !COUNT && special != 0 {
+            return Look { special: true, ..look };
+        }
+        look.pipes += p.count_ones() as usize;
+        look.semicolons += c.count_ones() as usize;
     }
     let tail = chunks.remainder();
     if !tail.is_empty() {
         // Padded with a byte that is not special.
         let mut last = [b'a'; 16];
         last[..tail.len()].copy_from_slice(tail);
-        add(masks(&last));
+        let (s, p, c) = masks::<COUNT>(&last);
+        special |= s;
+        look.pipes += p.count_ones() as usize;
+        look.semicolons += c.count_ones() as usize;
     }
-    Look { special: special != 0, pipes, semicolons }
+    look.special = special != 0;
+    look
 }
 
 /// [`look`] a byte at a time: on other CPUs, and the reference in tests.
@@ -301,7 +328,7 @@ impl Fields {
     /// For a row whose values, together, are `values` (in any order and
     /// joined in any way: only which bytes they hold counts).
     pub fn new(values: &[u8]) -> Fields {
-        Fields { plain: !look(values).special }
+        Fields { plain: !special(values) }
     }
 
     /// Appends `value` as a plain field: the stipulation, keymove,
@@ -709,6 +736,8 @@ mod tests {
                 let value: Vec<u8> =
                     (0..len).map(|_| BYTES[rng.below(BYTES.len())]).collect();
                 assert_eq!(look(&value), look_bytes(&value), "{value:?}");
+                let want = look_bytes(&value).special;
+                assert_eq!(special(&value), want, "{value:?}");
             }
         }
     }
