@@ -26,6 +26,8 @@ Options:
       --comments FILE  The comment lines of the output: those of a PBI
                        file, or every line of another file [default: a
                        workbook's comments sheet]
+  -j, --threads NUM    Threads: 1 does all on one; more, one reads while
+                       another makes the lines [default: one per core]
 ";
 
 /// The command line as given, before it is checked.
@@ -35,6 +37,7 @@ struct Args {
     delimiter: Option<String>,
     raw: bool,
     comments: Option<OsString>,
+    threads: Option<String>,
     files: Vec<OsString>,
 }
 
@@ -54,6 +57,9 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
             }
             Long("raw") => args.raw = true,
             Long("comments") => args.comments = Some(parser.value()?),
+            Short('j') | Long("threads") => {
+                args.threads = Some(parser.value()?.string()?);
+            }
             Value(file) => args.files.push(file),
             _ => return Err(arg.unexpected()),
         }
@@ -74,6 +80,7 @@ fn config(
         raw: args.raw,
         strict: args.common.strict,
         comments: args.comments.map(Source::from_arg),
+        threads: cli::threads(args.threads.as_deref())?,
     };
     Ok((config, args.files))
 }

@@ -387,6 +387,32 @@ proptest! {
     }
 }
 
+/// One thread or two: the same output and messages, on a table of many
+/// chunks with errors and warnings among the rows.
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let dir = Dir::new("csv2pbi-threads");
+    let mut table = String::from(HEADER);
+    for i in 0..40_000 {
+        let row = match i % 7 {
+            0 => "\"Loyd, S; Kling\",8/8,#2,1,Chess: Monthly,1858,1,,,Qb7,ok,\n",
+            1 => "A,,#2\n",
+            2 => "B;C,,h#2,,,,,|T|1900|; x,,,,\n",
+            _ => "\"Loyd, S\",8/8/8/8/8/8/8/K1k5,#2,1,Chess Monthly,1858,1,,,Qb7,!,\n",
+        };
+        table.push_str(row);
+    }
+    let path = dir.create("t.csv", table);
+    let one = dir.command("csv2pbi").args(["-j", "1"]).arg(&path).run();
+    let two = dir.command("csv2pbi").args(["-j", "2"]).arg(&path).run();
+    assert_eq!(one.code, 2);
+    assert!(one.err().lines().count() > 20_000);
+    assert!(one.stdout.len() > 1_000_000);
+    assert_eq!(two.code, one.code);
+    assert!(two.stdout == one.stdout);
+    assert_eq!(two.err(), one.err());
+}
+
 #[test]
 fn unknown_column_is_an_error_and_the_rows_are_written() {
     let dir = Dir::new("csv2pbi-unknown");

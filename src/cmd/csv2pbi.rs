@@ -45,11 +45,21 @@ pub struct Config {
     pub strict: bool,
     /// The file whose lines are the comment lines of the output.
     pub comments: Option<Source>,
+    /// 1: all on the calling thread; more: a second thread makes the
+    /// lines while this one reads (more threads would not help: reading
+    /// the CSV is the other half of the work).
+    pub threads: usize,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { delimiter: b',', raw: false, strict: false, comments: None }
+        Config {
+            delimiter: b',',
+            raw: false,
+            strict: false,
+            comments: None,
+            threads: 2,
+        }
     }
 }
 
@@ -125,20 +135,31 @@ pub fn run<W: Write>(
         out.write_all(b"\n")?;
     }
     // This thread reads the rows; one more makes them into lines, in
-    // order.
+    // order (with -j1, this one does).
     thread::scope(|scope| {
-        let (to, rows) = mpsc::sync_channel::<Chunk>(IN_FLIGHT);
-        let (made, from) = mpsc::channel::<Chunk>();
-        scope.spawn(move || {
-            let mut maker = Maker::new(config);
-            for mut chunk in rows {
-                maker.make(&mut chunk);
-                if made.send(chunk).is_err() {
-                    break;
+        let mut pipe = Pipe {
+            to: None,
+            from: None,
+            local: None,
+            in_flight: 0,
+            spare: Vec::new(),
+        };
+        if config.threads > 1 {
+            let (to, rows) = mpsc::sync_channel::<Chunk>(IN_FLIGHT);
+            let (made, from) = mpsc::channel::<Chunk>();
+            scope.spawn(move || {
+                let mut maker = Maker::new(config);
+                for mut chunk in rows {
+                    maker.make(&mut chunk);
+                    if made.send(chunk).is_err() {
+                        break;
+                    }
                 }
-            }
-        });
-        let mut pipe = Pipe { to, from, in_flight: 0, spare: Vec::new() };
+            });
+            (pipe.to, pipe.from) = (Some(to), Some(from));
+        } else {
+            pipe.local = Some(Maker::new(config));
+        }
         for (name, input) in inputs {
             msgs.set_input(&name);
             let done = match input {
@@ -482,14 +503,16 @@ impl Chunk {
 
 /// The calling thread's end of the maker thread: chunks go there and
 /// come back in order (there is one maker), then are written out.
-struct Pipe {
-    to: mpsc::SyncSender<Chunk>,
-    from: mpsc::Receiver<Chunk>,
+struct Pipe<'c> {
+    /// The maker thread's ends, or the maker itself on this thread.
+    to: Option<mpsc::SyncSender<Chunk>>,
+    from: Option<mpsc::Receiver<Chunk>>,
+    local: Option<Maker<'c>>,
     in_flight: usize,
     spare: Vec<Chunk>,
 }
 
-impl Pipe {
+impl Pipe<'_> {
     /// An empty chunk for rows that go by `header`.
     fn chunk(&mut self, header: &Arc<Header>) -> Chunk {
         let mut chunk = self.spare.pop().unwrap_or_default();
@@ -509,8 +532,13 @@ impl Pipe {
             self.spare.push(chunk);
             return Ok(());
         }
+        if let Some(maker) = &mut self.local {
+            let mut chunk = chunk;
+            maker.make(&mut chunk);
+            return self.emit(chunk, msgs, out);
+        }
         // The maker stops only when this end is dropped.
-        if self.to.send(chunk).is_ok() {
+        if self.to.as_ref().is_some_and(|to| to.send(chunk).is_ok()) {
             self.in_flight += 1;
         }
         while self.in_flight > IN_FLIGHT {
@@ -536,10 +564,21 @@ impl Pipe {
         msgs: &mut Messages,
         out: &mut W,
     ) -> io::Result<()> {
-        let Ok(mut chunk) = self.from.recv() else {
+        let Some(Ok(chunk)) = self.from.as_ref().map(|from| from.recv())
+        else {
             return Err(io::Error::other("the maker thread stopped"));
         };
         self.in_flight -= 1;
+        self.emit(chunk, msgs, out)
+    }
+
+    /// Writes out a chunk made.
+    fn emit<W: Write>(
+        &mut self,
+        mut chunk: Chunk,
+        msgs: &mut Messages,
+        out: &mut W,
+    ) -> io::Result<()> {
         for d in chunk.diagnostics.drain(..) {
             msgs.report(d);
         }
