@@ -447,7 +447,8 @@ fn unknown_column_is_an_error_and_the_rows_are_written() {
         .stdin("name,age\nLoyd,38\n")
         .run()
         .code(2)
-        .says("no column of pbi2csv's in the header row: input skipped");
+        .says("no column of pbi2csv's in the first row (it starts 'name';");
+    assert_eq!(out.err().lines().count(), 1);
     assert_eq!(out.out(), MARKER);
     let out = dir.command("csv2pbi").run().code(2);
     assert_eq!(out.err(), "csv2pbi: <stdin>: empty: no header row\n");

@@ -381,26 +381,22 @@ impl Header {
             .iter()
             .map(|name| String::from_utf8_lossy(name).trim().to_string())
             .collect();
+        // Reported once it is known that this is a header at all.
+        let mut found = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let Some(column) = Column::from_name(name) else {
-                report.report(Diagnostic::error(
-                    n,
-                    format!(
-                        "unknown column '{name}' (valid: {}), ignored",
-                        Column::names()
-                    ),
+                found.push(format!(
+                    "unknown column '{name}' (valid: {}), ignored",
+                    Column::names()
                 ));
                 continue;
             };
             if let Some(&(_, first)) = seen.iter().find(|s| s.0 == column) {
-                report.report(Diagnostic::error(
-                    n,
-                    format!(
-                        "column '{name}' twice, as field {} and {}: the \
-                         second is ignored",
-                        first + 1,
-                        i + 1
-                    ),
+                found.push(format!(
+                    "column '{name}' twice, as field {} and {}: the second \
+                     is ignored",
+                    first + 1,
+                    i + 1
                 ));
                 continue;
             }
@@ -411,11 +407,19 @@ impl Header {
             }
         }
         if slots.iter().all(Option::is_none) {
+            let first = names.first().map_or("", String::as_str);
             report.report(Diagnostic::error(
                 n,
-                "no column of pbi2csv's in the header row: input skipped",
+                format!(
+                    "no column of pbi2csv's in the first row (it starts \
+                     '{first}'; a table written with --no-header cannot be \
+                     read): input skipped"
+                ),
             ));
             return None;
+        }
+        for msg in found {
+            report.report(Diagnostic::error(n, msg));
         }
         Some(Header { slots, width: rec.len(), names })
     }
