@@ -1,12 +1,15 @@
 //! pbi2csv: a PBI problem collection to CSV, for spreadsheets.
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chesspipe::cmd::cli::{self, Command, Common, Outcome};
 use chesspipe::cmd::input::Source;
 use chesspipe::cmd::pbi2csv::{self, Column};
+use chesspipe::diag::describe;
 
 const HELP: &str = "\
 pbi2csv: a PBI problem collection to CSV
@@ -24,6 +27,8 @@ Options:
       --no-header      Write no header row
       --raw            Every field exactly as in the file (no decoding)
       --bom            Start the output with a UTF-8 byte order mark
+  -o, --output FILE    Write to FILE instead of standard output; a name
+                       ending in .xlsx writes a workbook of text cells
   -j, --threads NUM    Threads for a large input [default: one per core]
 ";
 
@@ -37,7 +42,15 @@ struct Args {
     raw: bool,
     bom: bool,
     threads: Option<String>,
+    output: Option<OsString>,
     files: Vec<OsString>,
+}
+
+/// Where the table goes.
+enum Output {
+    Stdout,
+    Csv(PathBuf),
+    Workbook(PathBuf),
 }
 
 fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
@@ -63,6 +76,7 @@ fn parse(mut parser: lexopt::Parser) -> Result<Command<Args>, lexopt::Error> {
             Short('j') | Long("threads") => {
                 args.threads = Some(parser.value()?.string()?);
             }
+            Short('o') | Long("output") => args.output = Some(parser.value()?),
             Value(file) => args.files.push(file),
             _ => return Err(arg.unexpected()),
         }
@@ -84,9 +98,32 @@ fn config(args: &Args) -> Result<pbi2csv::Config, lexopt::Error> {
         config.columns = columns(list)?;
     }
     if let Some(d) = &args.delimiter {
-        config.delimiter = delimiter(d)?;
+        config.delimiter = cli::delimiter(d)?;
     }
     Ok(config)
+}
+
+/// Where `-o` sends the table: a name ending in `.xlsx` (in any case) is
+/// a workbook, for which a delimiter or a BOM means nothing.
+fn output(args: &Args) -> Result<Output, lexopt::Error> {
+    let Some(path) = &args.output else { return Ok(Output::Stdout) };
+    if path == "-" {
+        return Ok(Output::Stdout);
+    }
+    let path = PathBuf::from(path);
+    let xlsx = path
+        .extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("xlsx"));
+    if !xlsx {
+        return Ok(Output::Csv(path));
+    }
+    if args.delimiter.is_some() || args.bom {
+        return Err(cli::usage(
+            "--delimiter and --bom are for CSV: a workbook (-o FILE.xlsx) \
+             has neither",
+        ));
+    }
+    Ok(Output::Workbook(path))
 }
 
 fn columns(list: &str) -> Result<Vec<Column>, lexopt::Error> {
@@ -102,19 +139,6 @@ fn columns(list: &str) -> Result<Vec<Column>, lexopt::Error> {
         .collect()
 }
 
-fn delimiter(d: &str) -> Result<u8, lexopt::Error> {
-    match d.as_bytes() {
-        br"\t" => Ok(b'\t'),
-        [b] if b.is_ascii() && *b != b'"' && *b != b'\n' && *b != b'\r' => {
-            Ok(*b)
-        }
-        _ => Err(cli::usage(format!(
-            "the delimiter must be one ASCII character other than a quote \
-             or a line end, or '\\t' (got '{d}')"
-        ))),
-    }
-}
-
 fn main() -> ExitCode {
     cli::main(
         "pbi2csv",
@@ -122,15 +146,31 @@ fn main() -> ExitCode {
         |parser| match parse(parser)? {
             Command::Run(args) => {
                 let config = config(&args)?;
-                Ok(Command::Run((config, args.files)))
+                let output = output(&args)?;
+                Ok(Command::Run((config, output, args.files)))
             }
             Command::Help => Ok(Command::Help),
             Command::Version => Ok(Command::Version),
         },
-        |(config, files), msgs| {
+        |(config, output, files), msgs| {
             let sources = Source::from_args(files);
-            // csv::Writer buffers on its own (64 KiB): no BufWriter here.
-            pbi2csv::run(&config, &sources, msgs, io::stdout().lock())?;
+            // The CSV writer buffers on its own (64 KiB): no BufWriter.
+            match output {
+                Output::Stdout => {
+                    let out = io::stdout().lock();
+                    pbi2csv::run(&config, &sources, msgs, out)?;
+                }
+                Output::Csv(path) => {
+                    let out = File::create(&path).map_err(|e| {
+                        let e = describe(&e);
+                        io::Error::other(format!("{}: {e}", path.display()))
+                    })?;
+                    pbi2csv::run(&config, &sources, msgs, out)?;
+                }
+                Output::Workbook(path) => {
+                    pbi2csv::run_workbook(&config, &sources, msgs, &path)?;
+                }
+            }
             Ok(Outcome::Done)
         },
     )

@@ -558,7 +558,7 @@ impl Material {
             out.push(b'K');
             for (i, kind) in PIECE_KINDS.iter().enumerate() {
                 let n = self.counts[color as usize][i] as usize;
-                out.extend(std::iter::repeat(kind.letter()).take(n));
+                out.extend(std::iter::repeat_n(kind.letter(), n));
             }
         }
     }
@@ -749,7 +749,9 @@ fn check_squares(
     needed: u8,
 ) -> Result<(), DecodeError> {
     const WANT: &str = "square names such as b2b3c6d6";
-    if s.len() % 2 != 0 || s.chunks(2).any(|c| Square::parse(c).is_none()) {
+    if !s.len().is_multiple_of(2)
+        || s.chunks(2).any(|c| Square::parse(c).is_none())
+    {
         return Err(DecodeError::Syntax(WANT));
     }
     if s.len() != 2 * needed as usize {

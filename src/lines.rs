@@ -147,7 +147,7 @@ impl Found {
     ) -> Option<usize> {
         let fresh = self.valid
             && from >= self.from
-            && self.at.map_or(true, |at| at >= from);
+            && self.at.is_none_or(|at| at >= from);
         if !fresh {
             self.at = find(&hay[from..]).map(|i| from + i);
             self.from = from;
@@ -656,7 +656,7 @@ impl<R: Read> LineReader<R> {
         }
         let ls_finder = &self.ls_finder;
         if let Some(at) = self.ls.next(hay, from, |h| find_end(h, ls_finder)) {
-            if best.map_or(true, |b| at < b) {
+            if best.is_none_or(|b| at < b) {
                 best = Some(at);
                 kind = Some(LineEnd::Ls);
             }

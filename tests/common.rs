@@ -11,6 +11,8 @@ fn threads_from_1_to_256_in_every_tool() {
         ("pbi2csv", &[][..]),
         ("pbi-grep", &["x"][..]),
         ("kpgn-filter", &["-w"][..]),
+        ("kpgn-check", &[][..]),
+        ("csv2pbi", &[][..]),
     ] {
         for bad in
             ["0", "-1", "two", "", "257", "4294967297", "99999999999999999999"]

@@ -1,5 +1,7 @@
 //! pbi2csv from the command line.
 
+use calamine::{DataRef, Reader, Xlsx};
+
 use crate::util::{
     first_line_then_close, large_collection, repo_file, with_line_end, Dir,
     LINE_ENDS,
@@ -192,6 +194,23 @@ fn gbr_fen_pieces_empty_when_they_cannot_be_had() {
          Kingless,,0+0,8/8/8/8/8/8/8/8\n\
          Opening,4888.88,16+16,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
     );
+}
+
+/// FORMATS.md (PBI 8) and TOOLS.md: the position as written, never
+/// decoded (issue 15: csv2pbi writes it back as it stands).
+#[test]
+fn position_is_never_decoded() {
+    let dir = Dir::new("position-as-written");
+    let input = format!("{BOM}#PBI 1.2\nA:8/8\\x41/8\\x0a:\\x41::::::\n");
+    let out = dir
+        .command("pbi2csv")
+        .args(["-c", "position,stipulation,fen"])
+        .stdin(input)
+        .run()
+        .code(0)
+        .says("position kept as text")
+        .out();
+    assert_eq!(out, "position,stipulation,fen\n8/8\\x41/8\\x0a,A,\n");
 }
 
 #[test]
@@ -389,4 +408,93 @@ fn threads_change_nothing_but_the_time() {
             assert_eq!(many.err(), one.err(), "-j {threads} {args:?}");
         }
     }
+}
+
+/// Every cell of the workbook is text, even what looks like a number, a
+/// date or a formula; the sheets are `records` and `comments`.
+#[test]
+fn workbook_cells_are_text() {
+    let dir = Dir::new("pbi2csv-workbook");
+    let pbi = format!(
+        "{BOM}#PBI 1.2\n# a comment\n\
+         =2:007:1/2:3/2020|11.8.1966|+|-:@::::=SUM(A1)\n\
+         :::::::: \n"
+    );
+    dir.create("w.pbi", &pbi);
+    dir.command("pbi2csv").args(["-o", "w.xlsx", "w.pbi"]).run().code(0);
+    let mut book: Xlsx<_> =
+        calamine::open_workbook(dir.path("w.xlsx")).unwrap();
+    assert_eq!(book.sheet_names(), ["records", "comments"]);
+    let range = book.worksheet_range("records").unwrap();
+    let rows: Vec<Vec<String>> = range
+        .rows()
+        .map(|row| row.iter().map(|c| c.to_string()).collect())
+        .collect();
+    assert_eq!(rows[0].join(","), HEADER.trim_end());
+    assert_eq!(
+        rows[1],
+        [
+            "=2",
+            "007",
+            "1/2",
+            "3/2020",
+            "11.8.1966",
+            "+",
+            "-",
+            "@|||",
+            "",
+            "",
+            "",
+            "=SUM(A1)"
+        ]
+    );
+    assert_eq!(rows[2][11], " ");
+    let mut cells = book.worksheet_cells_reader("records").unwrap();
+    while let Some(cell) = cells.next_cell().unwrap() {
+        assert!(
+            matches!(
+                cell.get_value(),
+                DataRef::String(_) | DataRef::SharedString(_)
+            ),
+            "{cell:?}"
+        );
+    }
+    drop(cells);
+    let comments = book.worksheet_range("comments").unwrap();
+    let rows: Vec<Vec<String>> = comments
+        .rows()
+        .map(|row| row.iter().map(|c| c.to_string()).collect())
+        .collect();
+    assert_eq!(rows, [["file", "comment"], ["w.pbi", "# a comment"]]);
+}
+
+#[test]
+fn pbi2csv_output_option() {
+    let dir = Dir::new("pbi2csv-output");
+    dir.create("a.pbi", format!("{BOM}#PBI 1.2\nA::#2::::::\n"));
+    let stdout = dir.command("pbi2csv").arg("a.pbi").stdout();
+    assert_eq!(
+        dir.command("pbi2csv").args(["-o", "a.csv", "a.pbi"]).stdout(),
+        ""
+    );
+    assert_eq!(std::fs::read_to_string(dir.path("a.csv")).unwrap(), stdout);
+    assert_eq!(
+        dir.command("pbi2csv").args(["-o", "-", "a.pbi"]).stdout(),
+        stdout
+    );
+    dir.command("pbi2csv")
+        .args(["-o", "a.XLSX", "--bom", "a.pbi"])
+        .run()
+        .code(2)
+        .says("--delimiter and --bom are for CSV");
+    dir.command("pbi2csv")
+        .args(["-o", "no/such/dir/a.xlsx", "a.pbi"])
+        .run()
+        .code(2)
+        .says("pbi2csv: no/such/dir/a.xlsx: no such file or directory");
+    dir.command("pbi2csv")
+        .args(["-o", "no/such/dir/a.csv", "a.pbi"])
+        .run()
+        .code(2)
+        .says("pbi2csv: no/such/dir/a.csv: no such file or directory");
 }

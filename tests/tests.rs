@@ -5,6 +5,7 @@
 mod util;
 
 mod common;
+mod csv2pbi;
 mod gbr_encode;
 mod kpgn_filter;
 mod layout;

@@ -59,9 +59,11 @@ impl Drop for Dir {
 pub fn bin(tool: &str) -> &'static str {
     match tool {
         "pbi2csv" => env!("CARGO_BIN_EXE_pbi2csv"),
+        "csv2pbi" => env!("CARGO_BIN_EXE_csv2pbi"),
         "pbi-grep" => env!("CARGO_BIN_EXE_pbi-grep"),
         "gbr-encode" => env!("CARGO_BIN_EXE_gbr-encode"),
         "kpgn-filter" => env!("CARGO_BIN_EXE_kpgn-filter"),
+        "kpgn-check" => env!("CARGO_BIN_EXE_kpgn-check"),
         other => panic!("no binary named {other}"),
     }
 }

@@ -143,6 +143,21 @@ pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
     }
 }
 
+/// The value of `-d`/`--delimiter`: one ASCII character other than a
+/// quote or a line end, or the two characters `\t` for a tab.
+pub fn delimiter(d: &str) -> Result<u8, lexopt::Error> {
+    match d.as_bytes() {
+        br"\t" => Ok(b'\t'),
+        [b] if b.is_ascii() && *b != b'"' && *b != b'\n' && *b != b'\r' => {
+            Ok(*b)
+        }
+        _ => Err(usage(format!(
+            "the delimiter must be one ASCII character other than a quote \
+             or a line end, or '\\t' (got '{d}')"
+        ))),
+    }
+}
+
 /// An `OsString` option value as bytes. On Unix every value is bytes; on
 /// other systems a value that is not Unicode is a usage error.
 pub fn os_bytes(value: OsString) -> Result<Vec<u8>, lexopt::Error> {

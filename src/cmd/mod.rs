@@ -10,6 +10,7 @@ library uses anything here.
 | module | what |
 | --- | --- |
 | [`pbi2csv`] | `pbi2csv`: PBI records as CSV rows |
+| [`csv2pbi`] | `csv2pbi`: CSV rows and workbooks back to PBI records |
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
@@ -20,9 +21,11 @@ library uses anything here.
 | [`input`] | opening `-` and the files named on the command line |
 | [`output`] | buffered stdout, the CSV writer, a closed pipe |
 | [`par`] | the records of one input on several threads, in order |
+| [`xlsx`] | pbi2csv's workbook: rows of text cells, comment lines |
 */
 
 pub mod cli;
+pub mod csv2pbi;
 pub mod games;
 pub mod gbr_encode;
 pub mod input;
@@ -33,3 +36,4 @@ pub mod output;
 pub mod par;
 pub mod pbi2csv;
 pub mod pbi_grep;
+pub mod xlsx;

@@ -759,7 +759,7 @@ mod tests {
             if rng.below(10) == 0 {
                 input.push(b'[');
             }
-            input.extend(std::iter::repeat(b'x').take(rng.below(20)));
+            input.extend(std::iter::repeat_n(b'x', rng.below(20)));
             input
                 .extend_from_slice([&b"\n"[..], b"\r\n", b"\r"][rng.below(3)]);
         }

@@ -6,15 +6,18 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::path::Path;
+
+use rust_xlsxwriter::XlsxError;
 
 use crate::board::Board;
 use crate::cmd::input::{self, Source};
 use crate::cmd::msg::Messages;
 use crate::cmd::output::CsvWriter;
 use crate::cmd::par::{self, Batch, Work};
+use crate::cmd::xlsx::{self, Book, Skip};
 use crate::decimal;
-use crate::diag::Failure;
-use crate::diag::Report;
+use crate::diag::{describe, Diagnostic, Failure, Report};
 use crate::gbr;
 use crate::lines::{LineReader, BOM};
 use crate::pbi::{
@@ -105,6 +108,25 @@ impl Column {
         let names: Vec<_> = Column::ALL.iter().map(|c| c.1).collect();
         names.join(",")
     }
+
+    /// The column's width in a workbook, in characters: room for most
+    /// values of a real collection without hiding the next column.
+    pub fn width(self) -> f64 {
+        match self {
+            Column::Authors => 26.0,
+            Column::Position | Column::Fen => 24.0,
+            Column::Stipulation => 10.0,
+            Column::SourceNr | Column::SourcePage | Column::Line => 8.0,
+            Column::SourceTitle => 28.0,
+            Column::SourceDate => 12.0,
+            Column::References | Column::Awards => 30.0,
+            Column::Keymove => 14.0,
+            Column::Status | Column::Pieces => 7.0,
+            Column::Comment => 40.0,
+            Column::File => 16.0,
+            Column::Gbr => 9.0,
+        }
+    }
 }
 
 impl fmt::Display for Column {
@@ -170,6 +192,118 @@ pub fn run<W: Write>(
         table.input(name, lines, msgs)
     })?;
     table.wtr.flush()
+}
+
+/// Writes every record of every source into the workbook `path`
+/// (`-o FILE.xlsx`): the records in the first sheet, each input's name
+/// and comment lines in the second, `comments`.
+///
+/// # Errors
+///
+/// Creating or writing the workbook; input problems go to `msgs`.
+pub fn run_workbook(
+    config: &Config,
+    sources: &[Source],
+    msgs: &mut Messages,
+    path: &Path,
+) -> io::Result<()> {
+    let columns = config.columns.iter().map(|&c| (c.name(), c.width()));
+    let failed = |e| workbook_error(path, e);
+    let mut book =
+        Book::new(path, columns.collect(), config.header).map_err(failed)?;
+    let mut scratch = Vec::with_capacity(256);
+    let mut values = Vec::with_capacity(1024);
+    let mut ends = Vec::with_capacity(config.columns.len());
+    input::read_all(sources, msgs, |name, lines, msgs| {
+        let opts = pbi::Options { strict: config.strict };
+        let mut parser = Parser::new(opts);
+        let mut comments = 0;
+        let to_book = |e| Failure::Write(workbook_error(path, e));
+        while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            let n = line.number();
+            match parser.line(line, msgs) {
+                Some(Item::Comment(line)) => {
+                    comments += 1;
+                    let whole = book
+                        .comment(name, Some(line.content()))
+                        .map_err(to_book)?;
+                    if !whole {
+                        msgs.report(Diagnostic::warning(
+                            n,
+                            "comment line not all UTF-8 or longer than a \
+                             cell holds: not all of it is in the workbook",
+                        ));
+                    }
+                }
+                Some(Item::Record(ref rec)) => {
+                    let row = Row {
+                        rec,
+                        name,
+                        raw: config.raw,
+                        used: rec.used_source(),
+                        quote_bits: None,
+                    };
+                    values.clear();
+                    ends.clear();
+                    for &column in &config.columns {
+                        scratch.clear();
+                        match row.value(column, &mut scratch) {
+                            Cell::Plain(b)
+                            | Cell::Check(b)
+                            | Cell::Quoted(b) => values.extend_from_slice(b),
+                            _ => values.extend_from_slice(&scratch),
+                        }
+                        ends.push(values.len());
+                    }
+                    let cells = ends.iter().scan(0, |start, &end| {
+                        let cell = &values[*start..end];
+                        *start = end;
+                        Some(cell)
+                    });
+                    match book.check(cells) {
+                        Ok(lossy) => {
+                            if lossy {
+                                msgs.report(Diagnostic::warning(
+                                    n,
+                                    "a workbook holds only UTF-8: the bytes \
+                                     that are not are written as U+FFFD",
+                                ));
+                            }
+                            book.row().map_err(to_book)?;
+                        }
+                        Err(Skip::TooLong(col, units)) => {
+                            msgs.report(Diagnostic::error(
+                                n,
+                                format!(
+                                    "the {} value has {units} characters, \
+                                     more than the {} a spreadsheet cell \
+                                     holds: record left out",
+                                    config.columns[col],
+                                    xlsx::MAX_CELL
+                                ),
+                            ));
+                        }
+                    }
+                }
+                _ if parser.is_rejected() => return Ok(()),
+                _ => {}
+            }
+        }
+        if parser.finish(msgs) && comments == 0 {
+            book.comment(name, None).map_err(to_book)?;
+        }
+        Ok(())
+    })?;
+    book.finish().map_err(failed)
+}
+
+/// A workbook error as an I/O error that names the workbook.
+fn workbook_error(path: &Path, e: XlsxError) -> io::Error {
+    let text = match e {
+        XlsxError::IoError(e) => describe(&e),
+        other => other.to_string(),
+    };
+    io::Error::other(format!("{}: {text}", path.display()))
 }
 
 /// The writer and its scratch space.
@@ -376,9 +510,8 @@ impl<'r, 'a: 'r> Row<'r, 'a> {
     fn value(&self, column: Column, scratch: &mut Vec<u8>) -> Cell<'r> {
         let rec = self.rec;
         match column {
-            Column::Position => {
-                self.text(Field::Position, rec.position(), scratch)
-            }
+            // As written: a position is never decoded (FORMATS.md, PBI 8).
+            Column::Position => self.slice(Field::Position, rec.position()),
             Column::Stipulation
             | Column::Keymove
             | Column::Status

@@ -280,7 +280,7 @@ impl Selector {
         }) || self.fields.iter().any(|(target, p)| {
             p.is_plain()
                 && target.fields().iter().all(|&f| {
-                    pbi::field_of(content, f).map_or(true, |raw| {
+                    pbi::field_of(content, f).is_none_or(|raw| {
                         p.rules_out(raw)
                             && (f == Field::Position
                                 || p.rules_out_decoded(raw, scratch))
@@ -308,9 +308,9 @@ impl Selector {
             !ruled_out && texts(rec, *target, |s| p.is_match(s))
         });
         fields_pass
-            && self.status.as_ref().map_or(true, |s| status_in(rec, s))
-            && self.gbr.as_ref().map_or(true, |code| gbr_starts(rec, code))
-            && self.pieces.as_ref().map_or(true, |range| {
+            && self.status.as_ref().is_none_or(|s| status_in(rec, s))
+            && self.gbr.as_ref().is_none_or(|code| gbr_starts(rec, code))
+            && self.pieces.as_ref().is_none_or(|range| {
                 rec.men().is_some_and(|men| {
                     let total =
                         men.counts.iter().flatten().map(|&n| u32::from(n));

@@ -36,6 +36,7 @@ assert!(diagnostics.is_empty());
 pub mod escape;
 mod record;
 pub(crate) mod swar;
+pub mod write;
 
 pub use record::{
     class, list, split, trim, Field, Record, Shape, Split, Subfields,
