@@ -7,6 +7,7 @@ mod util;
 mod common;
 mod gbr_encode;
 mod kpgn_filter;
+mod kpgn_leak;
 mod layout;
 mod pbi2csv;
 mod pbi_grep;
