@@ -13,7 +13,8 @@
 //! to (FORMATS.md, Kriegspiel PGN point 11). Some cases also get a fault
 //! that must make the game refused: a word where a move belongs, a bad
 //! item in an attempt list or an unknown announcement, a wrong move
-//! number, a Filtered tag that cannot be trusted.
+//! number, a SAN that is no move of the game (which only the move number
+//! after it can tell), a Filtered tag that cannot be trusted.
 //!
 //! The output is read by a reader of its own (not the library's
 //! tokenizer), which gives each item to a ply by point 11. The property:
@@ -201,6 +202,10 @@ enum Fault {
     BadCode { which: usize },
     /// A move number that does not agree with the ply.
     WrongNumber { kind: u8 },
+    /// A SAN that is no move of the game (the move before, once more)
+    /// before a White move number: every ply after it would shift to the
+    /// other side, and only the move number after it can tell.
+    ExtraMove,
 }
 
 /// The Filtered tag's value, told relative to the player.
@@ -319,6 +324,7 @@ fn fault() -> impl Strategy<Value = Fault> {
             .prop_map(|(which, at)| BadAttempt { which, at }),
         (0..BAD_CODES.len()).prop_map(|which| BadCode { which }),
         (0u8..4).prop_map(|kind| WrongNumber { kind }),
+        Just(ExtraMove),
     ]
 }
 
@@ -653,7 +659,14 @@ impl<'g> Builder<'g> {
             }
         }
         if let Some((target, fault)) = &self.case.fault {
-            let e = &mut edits[self.ply_of(*target)];
+            let mut ply = self.ply_of(*target);
+            if let Fault::ExtraMove = fault {
+                // A White move from the second on.
+                ply = (ply.max(2) & !1).min((n - 1) & !1);
+                let san = self.game.plies[ply - 1].san.clone();
+                edits[ply].extra = Some(san);
+            }
+            let e = &mut edits[ply];
             match *fault {
                 Fault::Word { gap, which } => {
                     e.word = Some((gap, WORDS[which]))
@@ -665,6 +678,7 @@ impl<'g> Builder<'g> {
                     e.bad_code = Some(BAD_CODES[which])
                 }
                 Fault::WrongNumber { kind } => e.wrong_number = Some(kind),
+                Fault::ExtraMove => {}
             }
         }
         (edits, tag_escapes)
@@ -725,6 +739,13 @@ impl<'g> Builder<'g> {
         };
         toks.extend(before);
         toks.extend(word(Gap::BeforeNumber));
+        if let Some(extra) = e.extra.take() {
+            toks.push(Tok::new(
+                extra,
+                Kind::Word,
+                owner(Gap::BeforeNumber, i),
+            ));
+        }
         let after_number: Vec<Tok> =
             after_number.into_iter().chain(word(Gap::AfterNumber)).collect();
         if let Some(number) = move_number(i, &e, !after_number.is_empty()) {
@@ -894,6 +915,8 @@ struct Edits {
     bad_attempt: Option<(&'static str, u8)>,
     bad_code: Option<&'static str>,
     wrong_number: Option<u8>,
+    /// A SAN before the move number.
+    extra: Option<String>,
 }
 
 /// The move number of ply `i`, if it has one: White's always, Black's
