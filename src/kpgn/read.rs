@@ -1201,12 +1201,15 @@ impl<S: Sink> Reader<S> {
         let line = self.line_of(start);
         let game = &mut self.game;
         game.core = Core::new(start, line);
+        game.sink.start(start + skip, out);
         if skip > 0 {
-            // A game that starts after a comment starts with movetext.
+            // A game that starts after a comment starts with movetext (and
+            // gets its Filtered tag there).
             game.core.phase = Phase::Movetext;
             game.core.at_line_start = false;
+            let (input, whole) = (&self.input, self.whole);
+            game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
-        game.sink.start(start + skip, out);
         self.pos = start + skip;
     }
 

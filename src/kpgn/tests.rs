@@ -216,6 +216,23 @@ fn text_outside_games_is_left_out_and_never_held() {
     }
 }
 
+/// A game that starts where a comment outside games closes gets its
+/// Filtered tag like any other (found by the fuzz target's leak oracle:
+/// it was written with no tag line, running into the game before it).
+#[test]
+fn a_game_after_a_comment_that_closes_on_its_line_gets_the_tag() {
+    let game = format!("{TAGS}\n1. e4 e5 *\n");
+    let input = format!("{game}{{c\r\n}} 1. d4 {{(:)}} d5 {{(:e6) x}} *\r\n");
+    let (out, messages, _) = run(&black(), &input);
+    assert_eq!(messages, ["5: warning: text outside a game is left out"]);
+    let first = clean(&black(), &game);
+    let second =
+        "[Filtered \"black\"]\r\n\r\n 1. ?? {(:0)} d5 {(:e6) x} *\r\n";
+    assert_eq!(out, format!("{first}{second}"));
+    // Filtered again, it stays as it is.
+    assert_eq!(clean(&black(), second), second);
+}
+
 /// A reader of `n` lines of `line`, made as they are read.
 struct Repeat {
     line: &'static [u8],
