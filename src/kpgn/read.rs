@@ -698,12 +698,11 @@ impl<S: Sink> Game<S> {
         let value = input[start..digits].iter().fold(0u64, |n, d| {
             n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
         });
-        let side = match end - digits {
-            0 => None,
-            1 => Some(Side::White),
-            _ => Some(Side::Black),
-        };
-        if value != game.fullmove || side.is_some_and(|s| s != game.to_move) {
+        // A number without dots is White's, as `N.`: read as either
+        // side's, it would let a SAN that is no move (`1. e4 e5 e5 2 Nf3`)
+        // shift every later move to the other side unseen.
+        let side = if end - digits > 1 { Side::Black } else { Side::White };
+        if value != game.fullmove || side != game.to_move {
             return self.wrong_number(input, start..end);
         }
         game.owner = Some(game.to_move);

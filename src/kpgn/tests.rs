@@ -106,6 +106,19 @@ fn move_numbers_agree_with_the_ply() {
             message
         );
     }
+    // A number without dots is White's: before Black's move it would let
+    // a SAN that is no move shift the plies unseen (the leak property
+    // found `e5 e5 2 Nf3`, Nf3 written in clear for Black).
+    let game = format!("{TAGS}\n1. e4 e5 e5 2 Nf3 {{(:d4) secret}} *\n");
+    assert_eq!(
+        refused(&black(), &game),
+        "4: move number '2' where '2...' belongs"
+    );
+    let game = format!("{TAGS}\n1. e4 1 e5 *\n");
+    assert_eq!(
+        refused(&white(), &game),
+        "4: move number '1' where '1...' belongs"
+    );
     let fine = format!("{TAGS}\n1. e4 1... e5 2 Nf3 2... Nc6 *\n");
     clean(&white(), &fine);
     // From a FEN with Black to move at move 12.
