@@ -181,7 +181,7 @@ enum Mutation {
     /// A line end inside the Kriegspiel comment: after `(`, after `:`,
     /// between two attempts, before `)`.
     KSplit { at: u8 },
-    /// Another valid move number: `N` alone, or Black's `N...`.
+    /// Another valid move number: White's `N` alone, Black's `N...`.
     Number { form: u8 },
     /// No white space between the move and its Kriegspiel comment.
     Tight,
@@ -323,7 +323,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         (0..BAD_ATTEMPTS.len(), any::<u8>())
             .prop_map(|(which, at)| BadAttempt { which, at }),
         (0..BAD_CODES.len()).prop_map(|which| BadCode { which }),
-        (0u8..4).prop_map(|kind| WrongNumber { kind }),
+        (0u8..5).prop_map(|kind| WrongNumber { kind }),
         Just(ExtraMove),
     ]
 }
@@ -930,11 +930,14 @@ fn move_number(i: usize, e: &Edits, needed: bool) -> Option<String> {
             0 => format!("{full}{wrong}"),
             1 => format!("{}{right}", full + 1),
             2 => format!("{}{right}", full - 1),
-            _ => format!("{}", full + 1),
+            3 => format!("{}", full + 1),
+            // A number without dots is White's.
+            _ if white => format!("{full}.."),
+            _ => format!("{full}"),
         });
     }
     match (white, e.number) {
-        (true, Some(0)) | (false, Some(1)) => Some(format!("{full}")),
+        (true, Some(0)) => Some(format!("{full}")),
         (true, _) => Some(format!("{full}.")),
         (false, Some(_)) => Some(format!("{full}...")),
         (false, None) => needed.then(|| format!("{full}...")),
@@ -1334,5 +1337,27 @@ fn no_opponent_move_attempt_or_comment_leaks() {
     // Both sides of the property were exercised.
     if cases() >= 100 {
         assert!(accepted > refused && refused > 0, "{accepted} {refused}");
+    }
+}
+
+/// The cases the property found, kept as they were found.
+#[test]
+fn the_cases_the_property_found() {
+    let tags = Tags { form: Form::Plain, value: Value::No(0), hidden: false };
+    // A SAN that is no move, then White's move number without dots: the
+    // number was read as either side's, so White's `Qc7` was written in
+    // clear for Black (50,000 cases, after the fault was added).
+    let case = Case {
+        game: 155,
+        player: Side::Black,
+        keep_comments: false,
+        plies: None,
+        crlf: false,
+        tags,
+        mutations: vec![(Target::Last, Mutation::Number { form: 0 })],
+        fault: Some((Target::Last, Fault::ExtraMove)),
+    };
+    if let Err(why) = check(&case) {
+        panic!("{why}");
     }
 }
