@@ -251,6 +251,9 @@ struct Case {
     /// Taken modulo the game's length + 2.
     plies: Option<u16>,
     crlf: bool,
+    /// From a FEN with Black to move at this move number, the game's
+    /// first move left out.
+    fen: Option<u8>,
     tags: Tags,
     mutations: Vec<(Target, Mutation)>,
     fault: Option<(Target, Fault)>,
@@ -352,39 +355,34 @@ fn tags() -> impl Strategy<Value = Tags> {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (
-        0..3000usize,
+    let options = (
         any::<bool>(),
         prop::bool::weighted(0.25),
         prop::option::weighted(0.25, any::<u16>()),
         prop::bool::weighted(0.1),
+        prop::option::weighted(0.15, 1u8..=60),
+    );
+    (
+        0..3000usize,
+        options,
         tags(),
         prop::collection::vec((target(), mutation()), 0..12),
         prop::option::weighted(0.15, (target(), fault())),
     )
-        .prop_map(
-            |(
+        .prop_map(|(game, options, tags, mutations, fault)| {
+            let (white, keep_comments, plies, crlf, fen) = options;
+            Case {
                 game,
-                white,
+                player: if white { Side::White } else { Side::Black },
                 keep_comments,
                 plies,
                 crlf,
+                fen,
                 tags,
                 mutations,
                 fault,
-            )| {
-                Case {
-                    game,
-                    player: if white { Side::White } else { Side::Black },
-                    keep_comments,
-                    plies,
-                    crlf,
-                    tags,
-                    mutations,
-                    fault,
-                }
-            },
-        )
+            }
+        })
 }
 
 // ---- building the input, and what the output must be ----
@@ -470,13 +468,17 @@ struct Built {
     expect: Expect,
     /// What kept items must read as, with their owners.
     want: Vec<(Who, String)>,
+    /// How many plies the game has, and who makes the first.
+    plies: usize,
+    first: Side,
 }
 
-fn side_of(ply: usize) -> Side {
+/// Who makes the move of `ply`, `first` making the first.
+fn side_of(first: Side, ply: usize) -> Side {
     if ply % 2 == 0 {
-        Side::White
+        first
     } else {
-        Side::Black
+        first.opponent()
     }
 }
 
@@ -504,11 +506,43 @@ fn value_text(value: Value, player: Side) -> String {
 struct Builder<'g> {
     case: &'g Case,
     game: &'g Game,
+    /// The plies of the game that are played: all, or all but the first
+    /// from a FEN.
+    plies: &'g [Ply],
+    /// Who moves first, and the move number of the first move.
+    first: Side,
+    first_number: usize,
     next_marker: usize,
     markers: Vec<String>,
 }
 
 impl<'g> Builder<'g> {
+    fn new(case: &'g Case, game: &'g Game) -> Builder<'g> {
+        let (plies, first, first_number) = match case.fen {
+            Some(number) => (&game.plies[1..], Side::Black, number.into()),
+            None => (&game.plies[..], Side::White, 1),
+        };
+        Builder {
+            case,
+            game,
+            plies,
+            first,
+            first_number,
+            next_marker: 0,
+            markers: vec![],
+        }
+    }
+
+    fn side(&self, ply: usize) -> Side {
+        side_of(self.first, ply)
+    }
+
+    /// The move number of `ply`.
+    fn number(&self, ply: usize) -> usize {
+        let black_first = usize::from(self.first == Side::Black);
+        self.first_number + (ply + black_first) / 2
+    }
+
     fn marker(&mut self) -> String {
         self.next_marker += 1;
         let marker = format!("MK{}X", self.next_marker);
@@ -517,7 +551,7 @@ impl<'g> Builder<'g> {
     }
 
     fn ply_of(&self, target: Target) -> usize {
-        let n = self.game.plies.len();
+        let n = self.plies.len();
         match target {
             Target::Any(k) => usize::from(k) % n,
             Target::First => 0,
@@ -527,7 +561,7 @@ impl<'g> Builder<'g> {
 
     /// Whether the input shows this ply's move hidden.
     fn hidden(&self, ply: usize) -> bool {
-        self.case.tags.hidden && side_of(ply) != self.case.player
+        self.case.tags.hidden && self.side(ply) != self.case.player
     }
 
     /// The items of one gap mutation, owned by `who`.
@@ -583,12 +617,12 @@ impl<'g> Builder<'g> {
         line_comment: bool,
         who: Who,
     ) -> Vec<Tok> {
-        let n = self.game.plies.len();
-        let p = &self.game.plies[ply % n];
-        let dots = if ply % 2 == 0 { "." } else { "..." };
+        let n = self.plies.len();
+        let p = &self.plies[ply % n];
+        let dots = if self.side(ply) == Side::White { "." } else { "..." };
         let mut toks = vec![
             Tok::new("(", Kind::Paren, who),
-            Tok::new(format!("{}{dots}", ply / 2 + 1), Kind::Number, who),
+            Tok::new(format!("{}{dots}", self.number(ply)), Kind::Number, who),
             Tok::new(p.san.clone(), Kind::Move, who),
             Tok::new(
                 format!("{{({}:{})}}", p.codes, p.attempts.join(",")),
@@ -623,7 +657,7 @@ impl<'g> Builder<'g> {
 
     /// The edits of one ply that the mutations and the fault ask for.
     fn edits(&mut self) -> (Vec<Edits>, Vec<String>) {
-        let n = self.game.plies.len();
+        let n = self.plies.len();
         let mut edits: Vec<Edits> = (0..n).map(|_| Edits::default()).collect();
         let mut tag_escapes = vec![];
         for (target, m) in &self.case.mutations {
@@ -661,9 +695,13 @@ impl<'g> Builder<'g> {
         if let Some((target, fault)) = &self.case.fault {
             let mut ply = self.ply_of(*target);
             if let Fault::ExtraMove = fault {
-                // A White move from the second on.
-                ply = (ply.max(2) & !1).min((n - 1) & !1);
-                let san = self.game.plies[ply - 1].san.clone();
+                // A White move after the first ply.
+                let start = if self.side(1) == Side::White { 1 } else { 2 };
+                ply = ply.max(start);
+                if self.side(ply) == Side::Black {
+                    ply -= 1;
+                }
+                let san = self.plies[ply - 1].san.clone();
                 edits[ply].extra = Some(san);
             }
             let e = &mut edits[ply];
@@ -723,7 +761,8 @@ impl<'g> Builder<'g> {
                 (m.clone(), kept)
             })
             .collect();
-        Built { input, toks, markers, tags, expect, want }
+        let (plies, first) = (self.plies.len(), self.first);
+        Built { input, toks, markers, tags, expect, want, plies, first }
     }
 
     /// The items of ply `i`: what stands before its number, the number,
@@ -748,11 +787,13 @@ impl<'g> Builder<'g> {
         }
         let after_number: Vec<Tok> =
             after_number.into_iter().chain(word(Gap::AfterNumber)).collect();
-        if let Some(number) = move_number(i, &e, !after_number.is_empty()) {
+        let (full, white) = (self.number(i), self.side(i) == Side::White);
+        let needed = !after_number.is_empty();
+        if let Some(number) = move_number(full, white, &e, needed) {
             toks.push(Tok::new(number, Kind::Number, who));
         }
         toks.extend(after_number);
-        let ply = &self.game.plies[i];
+        let ply = &self.plies[i];
         let hidden = self.hidden(i);
         let san = if hidden {
             "??".to_string()
@@ -771,7 +812,7 @@ impl<'g> Builder<'g> {
 
     /// Where `plies` cuts the game, if it does.
     fn cut(&self) -> Option<usize> {
-        let n = self.game.plies.len();
+        let n = self.plies.len();
         let plies = usize::from(self.case.plies?) % (n + 2);
         (plies < n).then_some(plies)
     }
@@ -793,7 +834,7 @@ impl<'g> Builder<'g> {
         if cut.is_some_and(|n| p >= n) {
             return None;
         }
-        if side_of(p) == self.case.player {
+        if self.side(p) == self.case.player {
             return Some(squeeze(&t.text));
         }
         let keep = self.case.keep_comments;
@@ -866,6 +907,17 @@ impl<'g> Builder<'g> {
                 lines.extend(escapes.iter().cloned());
             }
         }
+        if let Some(number) = case.fen {
+            // The position after 1. e4, Black to move: only the side to
+            // move and the move number matter to the filter.
+            let fen = format!(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 {number}"
+            );
+            for (name, value) in [("SetUp", "1".to_string()), ("FEN", fen)] {
+                lines.push(format!("[{name} \"{value}\"]"));
+                want.push((name.to_string(), value));
+            }
+        }
         let expect = match spec.form {
             Form::Second(second) => {
                 lines.push(format!(
@@ -919,11 +971,15 @@ struct Edits {
     extra: Option<String>,
 }
 
-/// The move number of ply `i`, if it has one: White's always, Black's
-/// when asked for or when something must stand between it and the SAN.
-fn move_number(i: usize, e: &Edits, needed: bool) -> Option<String> {
-    let full = i / 2 + 1;
-    let white = i % 2 == 0;
+/// The move number of a ply, `full` for White's or Black's move, if it
+/// has one: White's always, Black's when asked for or when something must
+/// stand between it and the SAN.
+fn move_number(
+    full: usize,
+    white: bool,
+    e: &Edits,
+    needed: bool,
+) -> Option<String> {
     if let Some(kind) = e.wrong_number {
         let (right, wrong) = if white { (".", "...") } else { ("...", ".") };
         return Some(match kind {
@@ -1221,9 +1277,8 @@ static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 fn check(case: &Case) -> Result<(), String> {
     let corpus = corpus();
     let game = &corpus[case.game % corpus.len()];
-    let built =
-        Builder { case, game, next_marker: 0, markers: vec![] }.build();
-    let n = game.plies.len() as u64;
+    let built = Builder::new(case, game).build();
+    let n = built.plies as u64;
     let config = Config {
         player: case.player,
         plies: case.plies.map(|p| u64::from(p) % (n + 2)),
@@ -1268,7 +1323,7 @@ fn check(case: &Case) -> Result<(), String> {
     let seen = read_output(&out).map_err(context)?;
     // (b) no opponent move is in clear, read from the output alone.
     for (p, text) in seen.moves.iter().enumerate() {
-        if side_of(p) != case.player && text != "??" {
+        if side_of(built.first, p) != case.player && text != "??" {
             let message =
                 format!("ply {p}: the opponent's '{text}' is in clear");
             return Err(context(message));
@@ -1353,6 +1408,7 @@ fn the_cases_the_property_found() {
         keep_comments: false,
         plies: None,
         crlf: false,
+        fen: None,
         tags,
         mutations: vec![(Target::Last, Mutation::Number { form: 0 })],
         fault: Some((Target::Last, Fault::ExtraMove)),
