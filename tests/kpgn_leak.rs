@@ -8,7 +8,8 @@
 //! make: comments, `;` comments and `%` lines in every gap around a move,
 //! NAGs and glyphs, nested variations, free text in and line ends inside
 //! Kriegspiel comments, odd spacing and move numbers, the Filtered tag in
-//! every spelling. Every comment carries a unique marker word (`MK7X`),
+//! every spelling; now and then a start from a FEN with Black to move,
+//! CRLF line ends, `--keep-comments`, `--plies`. Every comment carries a unique marker word (`MK7X`),
 //! and the case knows, by how it was built, whose move each item belongs
 //! to (FORMATS.md, Kriegspiel PGN point 11). Some cases also get a fault
 //! that must make the game refused: a word where a move belongs, a bad
@@ -33,7 +34,10 @@
 //!   when `plies` cut the game, which then ends in `*`;
 //! - (e) a game with a fault was refused, and one without was not.
 //!
-//! `PROPTEST_CASES` sets the number of cases (3,000 by default).
+//! `PROPTEST_CASES` sets the number of cases (3,000 by default),
+//! `PROPTEST_RNG_SEED` replays a run. A failure prints the case, the
+//! input and the output; a case found is kept in
+//! `the_cases_the_property_found`.
 
 use std::fs;
 use std::sync::atomic::{AtomicUsize, Ordering};
