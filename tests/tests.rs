@@ -8,6 +8,7 @@ mod common;
 mod csv2pbi;
 mod gbr_encode;
 mod kpgn_filter;
+mod kpgn_leak;
 mod layout;
 mod pbi2csv;
 mod pbi_grep;

@@ -709,12 +709,11 @@ impl<S: Sink> Game<S> {
         let value = input[start..digits].iter().fold(0u64, |n, d| {
             n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
         });
-        let side = match end - digits {
-            0 => None,
-            1 => Some(Side::White),
-            _ => Some(Side::Black),
-        };
-        if value != game.fullmove || side.is_some_and(|s| s != game.to_move) {
+        // A number without dots is White's, as `N.`: read as either
+        // side's, it would let a SAN that is no move (`1. e4 e5 e5 2 Nf3`)
+        // shift every later move to the other side unseen.
+        let side = if end - digits > 1 { Side::Black } else { Side::White };
+        if value != game.fullmove || side != game.to_move {
             return self.wrong_number(input, start..end);
         }
         game.owner = Some(game.to_move);
@@ -1219,12 +1218,15 @@ impl<S: Sink> Reader<S> {
         let line = self.line_of(start);
         let game = &mut self.game;
         game.core = Core::new(start, line);
+        game.sink.start(start + skip, out);
         if skip > 0 {
-            // A game that starts after a comment starts with movetext.
+            // A game that starts after a comment starts with movetext (and
+            // gets its Filtered tag there).
             game.core.phase = Phase::Movetext;
             game.core.at_line_start = false;
+            let (input, whole) = (&self.input, self.whole);
+            game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
-        game.sink.start(start + skip, out);
         self.pos = start + skip;
     }
 

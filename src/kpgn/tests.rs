@@ -106,6 +106,19 @@ fn move_numbers_agree_with_the_ply() {
             message
         );
     }
+    // A number without dots is White's: before Black's move it would let
+    // a SAN that is no move shift the plies unseen (the leak property
+    // found `e5 e5 2 Nf3`, Nf3 written in clear for Black).
+    let game = format!("{TAGS}\n1. e4 e5 e5 2 Nf3 {{(:d4) secret}} *\n");
+    assert_eq!(
+        refused(&black(), &game),
+        "4: move number '2' where '2...' belongs"
+    );
+    let game = format!("{TAGS}\n1. e4 1 e5 *\n");
+    assert_eq!(
+        refused(&white(), &game),
+        "4: move number '1' where '1...' belongs"
+    );
     let fine = format!("{TAGS}\n1. e4 1... e5 2 Nf3 2... Nc6 *\n");
     clean(&white(), &fine);
     // From a FEN with Black to move at move 12.
@@ -214,6 +227,23 @@ fn text_outside_games_is_left_out_and_never_held() {
         let (out, _, any) = run(&white(), none);
         assert_eq!((out.as_str(), any), ("", false), "{none:?}");
     }
+}
+
+/// A game that starts where a comment outside games closes gets its
+/// Filtered tag like any other (found by the fuzz target's leak oracle:
+/// it was written with no tag line, running into the game before it).
+#[test]
+fn a_game_after_a_comment_that_closes_on_its_line_gets_the_tag() {
+    let game = format!("{TAGS}\n1. e4 e5 *\n");
+    let input = format!("{game}{{c\r\n}} 1. d4 {{(:)}} d5 {{(:e6) x}} *\r\n");
+    let (out, messages, _) = run(&black(), &input);
+    assert_eq!(messages, ["5: warning: text outside a game is left out"]);
+    let first = clean(&black(), &game);
+    let second =
+        "[Filtered \"black\"]\r\n\r\n 1. ?? {(:0)} d5 {(:e6) x} *\r\n";
+    assert_eq!(out, format!("{first}{second}"));
+    // Filtered again, it stays as it is.
+    assert_eq!(clean(&black(), second), second);
 }
 
 /// A reader of `n` lines of `line`, made as they are read.

@@ -1,0 +1,1423 @@
+//! The leak property of kpgn-filter (issue 13): whatever a game holds,
+//! the output never shows the opponent's moves, illegal attempts or
+//! comments.
+//!
+//! Each case takes one of the 3,000 refereed games of
+//! `tests/data/kpgn/ksgame.pgn`, a player, the options, and a list of
+//! mutations that a careless or hostile writer of Kriegspiel PGN could
+//! make: comments, `;` comments and `%` lines in every gap around a move,
+//! NAGs and glyphs, nested variations, free text in and line ends inside
+//! Kriegspiel comments, odd spacing and move numbers, the Filtered tag in
+//! every spelling; now and then a start from a FEN with Black to move,
+//! CRLF line ends, `--keep-comments`, `--plies`. Every comment carries a unique marker word (`MK7X`),
+//! and the case knows, by how it was built, whose move each item belongs
+//! to (FORMATS.md, Kriegspiel PGN point 11). Some cases also get a fault
+//! that must make the game refused: a word where a move belongs, a bad
+//! item in an attempt list or an unknown announcement, a wrong move
+//! number, a SAN that is no move of the game (which only the move number
+//! after it can tell), a Filtered tag that cannot be trusted.
+//!
+//! The output is read by a reader of its own (not the library's
+//! tokenizer), which gives each item to a ply by point 11. The property:
+//! either the game was refused (no output, an error), or
+//!
+//! - (a) every marker is in the output exactly when it must be: never the
+//!   opponent's (but with `keep_comments` those of its free comments),
+//!   never one inside a variation, always the player's and those before
+//!   the first move (so the filter does not remove too much either);
+//! - (b) ply by ply, every opponent move is `??` and every player move
+//!   is its original SAN, glyphs included;
+//! - (c) each opponent Kriegspiel comment is `{(<codes>:<count>)}`
+//!   (white space aside), its free text there only with `keep_comments`;
+//!   nothing else of the opponent's is left (NAGs, glyphs, comments);
+//! - the tags are the input's, Filtered naming the player, Result `*`
+//!   when `plies` cut the game, which then ends in `*`;
+//! - (e) a game with a fault was refused, and one without was not.
+//!
+//! `PROPTEST_CASES` sets the number of cases (3,000 by default),
+//! `PROPTEST_RNG_SEED` replays a run. A failure prints the case, the
+//! input and the output; a case found is kept in
+//! `the_cases_the_property_found`.
+
+use std::fs;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use chesspipe::diag::{Diagnostic, Severity};
+use chesspipe::kpgn::{filter_reader, Config, Side};
+use proptest::prelude::*;
+use proptest::test_runner::{
+    Config as RunnerConfig, RngAlgorithm, TestCaseError, TestError, TestRunner,
+};
+
+use crate::util::repo_file;
+
+// ---- the corpus ----
+
+/// One half-move of a refereed game.
+#[derive(Debug)]
+struct Ply {
+    san: String,
+    /// The referee's announcements, as written (`Xe5,CS`).
+    codes: String,
+    /// The illegal attempts, in the order written.
+    attempts: Vec<String>,
+}
+
+/// A refereed game, from the standard position.
+#[derive(Debug)]
+struct Game {
+    tags: Vec<(String, String)>,
+    plies: Vec<Ply>,
+    result: String,
+}
+
+/// The corpus, read once for all the cases.
+fn corpus() -> &'static [Game] {
+    static CORPUS: OnceLock<Vec<Game>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let path = repo_file("tests/data/kpgn/ksgame.pgn");
+        let games = read_corpus(&fs::read_to_string(path).unwrap());
+        assert_eq!(games.len(), 3000);
+        games
+    })
+}
+
+/// The corpus's regular layout: tag lines, a blank line, movetext of
+/// `N.`, SAN, `{(codes:attempts)}` and a termination marker.
+fn read_corpus(text: &str) -> Vec<Game> {
+    let mut games = vec![];
+    let mut tags = vec![];
+    let mut words: Vec<&str> = vec![];
+    let mut finish = |tags: &mut Vec<(String, String)>,
+                      words: &mut Vec<&str>| {
+        if tags.is_empty() {
+            return;
+        }
+        games.push(read_game(std::mem::take(tags), words));
+        words.clear();
+    };
+    for line in text.lines() {
+        if line.starts_with('[') {
+            if !words.is_empty() {
+                finish(&mut tags, &mut words);
+            }
+            let (name, value) =
+                line[1..line.len() - 1].split_once(' ').unwrap();
+            tags.push((name.to_string(), value.trim_matches('"').to_string()));
+        } else {
+            words.extend(line.split_whitespace());
+        }
+    }
+    finish(&mut tags, &mut words);
+    games
+}
+
+fn read_game(tags: Vec<(String, String)>, words: &[&str]) -> Game {
+    let mut plies: Vec<Ply> = vec![];
+    let mut result = None;
+    for &word in words {
+        if let Some(k) = word.strip_prefix("{(") {
+            let (codes, attempts) =
+                k.strip_suffix(")}").unwrap().split_once(':').unwrap();
+            let ply = plies.last_mut().unwrap();
+            ply.codes = codes.to_string();
+            ply.attempts = attempts
+                .split(',')
+                .filter(|a| !a.is_empty())
+                .map(str::to_string)
+                .collect();
+        } else if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+            result = Some(word.to_string());
+        } else if !word.ends_with('.') {
+            let san = word.to_string();
+            plies.push(Ply { san, codes: String::new(), attempts: vec![] });
+        }
+    }
+    Game { tags, plies, result: result.unwrap() }
+}
+
+// ---- the cases ----
+
+/// Where an item goes around a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gap {
+    /// After the move's Kriegspiel comment: the move's own.
+    AfterComment,
+    /// Before the move number (or, with none, before the SAN): the
+    /// previous move's, no one's before the first move.
+    BeforeNumber,
+    /// Between the move number and the SAN (Black's move gets `N...`):
+    /// the move's own.
+    AfterNumber,
+    /// Between the SAN and its Kriegspiel comment: the move's own.
+    AfterSan,
+}
+
+/// Which ply a mutation is for.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Any(u16),
+    First,
+    Last,
+}
+
+/// A change that leaves a valid game.
+#[derive(Clone, Debug)]
+enum Mutation {
+    /// `{MKnX ...}`, on a line of its own or not, over two lines or not.
+    Comment { gap: Gap, own_line: bool, two_lines: bool },
+    /// `; MKnX ...` to the line end.
+    LineComment { gap: Gap },
+    /// `%MKnX ...`, a line of its own.
+    Escape { gap: Gap },
+    /// `$n`, glued to what stands before it or not.
+    Nag { gap: Gap, n: u8, glued: bool },
+    /// A glyph standing alone (never `??`, which is a hidden move).
+    Glyph { gap: Gap, which: usize },
+    /// A glyph attached to the SAN (`e4!?`).
+    Attached { which: usize },
+    /// A variation holding markers, nested `depth` deep, with a `;`
+    /// comment in it or not, on lines of its own or not.
+    Variation { gap: Gap, depth: u8, line_comment: bool, own_lines: bool },
+    /// Free text in the move's Kriegspiel comment.
+    KText { two_lines: bool },
+    /// A line end inside the Kriegspiel comment: after `(`, after `:`,
+    /// between two attempts, before `)`.
+    KSplit { at: u8 },
+    /// Another valid move number: White's `N` alone, Black's `N...`.
+    Number { form: u8 },
+    /// No white space between the move and its Kriegspiel comment.
+    Tight,
+    /// Other white space before the SAN: tab, U+00A0, several.
+    Sep { which: usize },
+    /// `%MKnX` in the tag section.
+    TagEscape,
+}
+
+/// A change that must make the game refused.
+#[derive(Clone, Debug)]
+enum Fault {
+    /// A word that is no move, where a move is expected.
+    Word { gap: Gap, which: usize },
+    /// An item of the attempt list that is not Kriegspiel SAN.
+    BadAttempt { which: usize, at: u8 },
+    /// An unknown referee announcement.
+    BadCode { which: usize },
+    /// A move number that does not agree with the ply.
+    WrongNumber { kind: u8 },
+    /// A SAN that is no move of the game (the move before, once more)
+    /// before a White move number: every ply after it would shift to the
+    /// other side, and only the move number after it can tell.
+    ExtraMove,
+}
+
+/// The Filtered tag's value, told relative to the player.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    No(usize),
+    Player(usize),
+    Opponent(usize),
+    Unknown,
+    Empty,
+}
+
+/// How the Filtered tag is written.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    /// `[Filtered "v"]` on its line.
+    Plain,
+    /// `[ Filtered  "v" ]`.
+    Blanks,
+    /// On the line of the tag before it.
+    SameLine,
+    /// No Filtered tag.
+    Missing,
+    /// `[filtered "v"]` instead: some other tag.
+    Lower,
+    /// A second Filtered tag, with this value, after the tags.
+    Second(Value),
+}
+
+#[derive(Clone, Debug)]
+struct Tags {
+    form: Form,
+    value: Value,
+    /// The opponent's moves and attempts are already hidden in the input.
+    hidden: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    game: usize,
+    player: Side,
+    keep_comments: bool,
+    /// Taken modulo the game's length + 2.
+    plies: Option<u16>,
+    crlf: bool,
+    /// From a FEN with Black to move at this move number, the game's
+    /// first move left out.
+    fen: Option<u8>,
+    tags: Tags,
+    mutations: Vec<(Target, Mutation)>,
+    fault: Option<(Target, Fault)>,
+}
+
+const GLYPHS: [&str; 5] = ["!", "?", "!!", "!?", "?!"];
+const MOVE_GLYPHS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
+const SEPS: [&str; 4] = ["\t", "\u{a0}", "   ", "\u{a0} "];
+const WORDS: [&str; 12] = [
+    "draw?", "hello", "Qxz9", "e9", "resign", "Px4", "O-O-O-O", "e4e5",
+    "Ke1=Q", "i5", "Nf3-", "1-0-1",
+];
+const BAD_ATTEMPTS: [&str; 10] = [
+    "hello", "e9", "Qxz9", "draw?", "e4+", "Nf3#", "O-O-O-O", "i4", "", "e4!",
+];
+const BAD_CODES: [&str; 5] = ["CQ", "Xz9", "Xe9", "C", "check"];
+const NO: [&str; 3] = ["no", "No", "NO"];
+
+fn gap() -> impl Strategy<Value = Gap> {
+    prop_oneof![
+        Just(Gap::AfterComment),
+        Just(Gap::BeforeNumber),
+        Just(Gap::AfterNumber),
+        Just(Gap::AfterSan),
+    ]
+}
+
+fn target() -> impl Strategy<Value = Target> {
+    prop_oneof![
+        6 => any::<u16>().prop_map(Target::Any),
+        1 => Just(Target::First),
+        1 => Just(Target::Last),
+    ]
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    use Mutation::*;
+    prop_oneof![
+        6 => (gap(), any::<bool>(), any::<bool>()).prop_map(
+            |(gap, own_line, two_lines)| Comment { gap, own_line, two_lines }
+        ),
+        3 => gap().prop_map(|gap| LineComment { gap }),
+        3 => gap().prop_map(|gap| Escape { gap }),
+        3 => (gap(), any::<u8>(), any::<bool>())
+            .prop_map(|(gap, n, glued)| Nag { gap, n, glued }),
+        2 => (gap(), 0..GLYPHS.len())
+            .prop_map(|(gap, which)| Glyph { gap, which }),
+        3 => (0..MOVE_GLYPHS.len()).prop_map(|which| Attached { which }),
+        3 => (gap(), 1u8..=3, any::<bool>(), any::<bool>()).prop_map(
+            |(gap, depth, line_comment, own_lines)| Variation {
+                gap,
+                depth,
+                line_comment,
+                own_lines
+            }
+        ),
+        4 => any::<bool>().prop_map(|two_lines| KText { two_lines }),
+        3 => (0u8..4).prop_map(|at| KSplit { at }),
+        2 => (0u8..2).prop_map(|form| Number { form }),
+        1 => Just(Tight),
+        1 => (0..SEPS.len()).prop_map(|which| Sep { which }),
+        1 => Just(TagEscape),
+    ]
+}
+
+fn fault() -> impl Strategy<Value = Fault> {
+    use Fault::*;
+    prop_oneof![
+        (gap(), 0..WORDS.len()).prop_map(|(gap, which)| Word { gap, which }),
+        (0..BAD_ATTEMPTS.len(), any::<u8>())
+            .prop_map(|(which, at)| BadAttempt { which, at }),
+        (0..BAD_CODES.len()).prop_map(|which| BadCode { which }),
+        (0u8..5).prop_map(|kind| WrongNumber { kind }),
+        Just(ExtraMove),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        14 => (0..3usize).prop_map(Value::No),
+        4 => (0..3usize).prop_map(Value::Player),
+        1 => (0..3usize).prop_map(Value::Opponent),
+        1 => Just(Value::Unknown),
+        1 => Just(Value::Empty),
+    ]
+}
+
+fn tags() -> impl Strategy<Value = Tags> {
+    let form = prop_oneof![
+        12 => Just(Form::Plain),
+        2 => Just(Form::Blanks),
+        2 => Just(Form::SameLine),
+        2 => Just(Form::Missing),
+        2 => Just(Form::Lower),
+        1 => value().prop_map(Form::Second),
+    ];
+    (form, value(), prop::bool::weighted(0.3))
+        .prop_map(|(form, value, hidden)| Tags { form, value, hidden })
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let options = (
+        any::<bool>(),
+        prop::bool::weighted(0.25),
+        prop::option::weighted(0.25, any::<u16>()),
+        prop::bool::weighted(0.1),
+        prop::option::weighted(0.15, 1u8..=60),
+    );
+    (
+        0..3000usize,
+        options,
+        tags(),
+        prop::collection::vec((target(), mutation()), 0..12),
+        prop::option::weighted(0.15, (target(), fault())),
+    )
+        .prop_map(|(game, options, tags, mutations, fault)| {
+            let (white, keep_comments, plies, crlf, fen) = options;
+            Case {
+                game,
+                player: if white { Side::White } else { Side::Black },
+                keep_comments,
+                plies,
+                crlf,
+                fen,
+                tags,
+                mutations,
+                fault,
+            }
+        })
+}
+
+// ---- building the input, and what the output must be ----
+
+/// Whose an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    /// Before the first move (or in the tag section).
+    Nobody,
+    /// The move of this ply (0 is White's first).
+    Ply(usize),
+    /// The termination marker.
+    End,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Number,
+    Move,
+    KComment,
+    Comment,
+    Line,
+    Escape,
+    Nag,
+    Glyph,
+    Paren,
+    Word,
+    End,
+}
+
+/// One item of the input's movetext, with what the case knows of it.
+#[derive(Clone, Debug)]
+struct Tok {
+    text: String,
+    kind: Kind,
+    who: Who,
+    /// Inside a variation.
+    var: bool,
+    /// No white space before it.
+    glued: bool,
+    /// The white space before it, if not one space.
+    sep: Option<&'static str>,
+    break_before: bool,
+    break_after: bool,
+    /// A Kriegspiel comment: `{(codes:count)` and its free text.
+    counted: Option<(String, String)>,
+}
+
+impl Tok {
+    fn new(text: impl Into<String>, kind: Kind, who: Who) -> Tok {
+        Tok {
+            text: text.into(),
+            kind,
+            who,
+            var: false,
+            glued: false,
+            sep: None,
+            break_before: false,
+            break_after: false,
+            counted: None,
+        }
+    }
+}
+
+/// Whether a case must be refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Accept,
+    Refuse,
+    /// Nothing says (an empty Filtered value).
+    Either,
+}
+
+/// A case made into an input, with what its output must be.
+struct Built {
+    input: String,
+    /// Every item of the movetext (and the `%` lines of the tag section).
+    toks: Vec<Tok>,
+    /// The markers, each with whether it must be in the output.
+    markers: Vec<(String, bool)>,
+    /// The tag pairs the output must have.
+    tags: Vec<(String, String)>,
+    expect: Expect,
+    /// What kept items must read as, with their owners.
+    want: Vec<(Who, String)>,
+    /// How many plies the game has, and who makes the first.
+    plies: usize,
+    first: Side,
+}
+
+/// Who makes the move of `ply`, `first` making the first.
+fn side_of(first: Side, ply: usize) -> Side {
+    if ply % 2 == 0 {
+        first
+    } else {
+        first.opponent()
+    }
+}
+
+fn spelled(side: Side, k: usize) -> String {
+    let name = side.name();
+    match k {
+        0 => name.to_string(),
+        1 => name[..1].to_uppercase() + &name[1..],
+        _ => name.to_uppercase(),
+    }
+}
+
+/// The text of a Filtered value.
+fn value_text(value: Value, player: Side) -> String {
+    match value {
+        Value::No(k) => NO[k].to_string(),
+        Value::Player(k) => spelled(player, k),
+        Value::Opponent(k) => spelled(player.opponent(), k),
+        Value::Unknown => "both".to_string(),
+        Value::Empty => String::new(),
+    }
+}
+
+/// The building of one case.
+struct Builder<'g> {
+    case: &'g Case,
+    game: &'g Game,
+    /// The plies of the game that are played: all, or all but the first
+    /// from a FEN.
+    plies: &'g [Ply],
+    /// Who moves first, and the move number of the first move.
+    first: Side,
+    first_number: usize,
+    next_marker: usize,
+    markers: Vec<String>,
+}
+
+impl<'g> Builder<'g> {
+    fn new(case: &'g Case, game: &'g Game) -> Builder<'g> {
+        let (plies, first, first_number) = match case.fen {
+            Some(number) => (&game.plies[1..], Side::Black, number.into()),
+            None => (&game.plies[..], Side::White, 1),
+        };
+        Builder {
+            case,
+            game,
+            plies,
+            first,
+            first_number,
+            next_marker: 0,
+            markers: vec![],
+        }
+    }
+
+    fn side(&self, ply: usize) -> Side {
+        side_of(self.first, ply)
+    }
+
+    /// The move number of `ply`.
+    fn number(&self, ply: usize) -> usize {
+        let black_first = usize::from(self.first == Side::Black);
+        self.first_number + (ply + black_first) / 2
+    }
+
+    fn marker(&mut self) -> String {
+        self.next_marker += 1;
+        let marker = format!("MK{}X", self.next_marker);
+        self.markers.push(marker.clone());
+        marker
+    }
+
+    fn ply_of(&self, target: Target) -> usize {
+        let n = self.plies.len();
+        match target {
+            Target::Any(k) => usize::from(k) % n,
+            Target::First => 0,
+            Target::Last => n - 1,
+        }
+    }
+
+    /// Whether the input shows this ply's move hidden.
+    fn hidden(&self, ply: usize) -> bool {
+        self.case.tags.hidden && self.side(ply) != self.case.player
+    }
+
+    /// The items of one gap mutation, owned by `who`.
+    fn gap_items(&mut self, m: &Mutation, who: Who, ply: usize) -> Vec<Tok> {
+        match *m {
+            Mutation::Comment { own_line, two_lines, .. } => {
+                let mk = self.marker();
+                let text = if two_lines {
+                    format!("{{{mk} a note\nover two lines}}")
+                } else {
+                    format!("{{{mk} a note}}")
+                };
+                let mut t = Tok::new(text, Kind::Comment, who);
+                t.break_before = own_line;
+                t.break_after = own_line;
+                vec![t]
+            }
+            Mutation::LineComment { .. } => {
+                let mk = self.marker();
+                vec![Tok::new(
+                    format!("; {mk} to the line end"),
+                    Kind::Line,
+                    who,
+                )]
+            }
+            Mutation::Escape { .. } => {
+                let mk = self.marker();
+                vec![Tok::new(format!("%{mk} escaped"), Kind::Escape, who)]
+            }
+            Mutation::Nag { n, glued, .. } => {
+                let mut t = Tok::new(format!("${n}"), Kind::Nag, who);
+                t.glued = glued;
+                vec![t]
+            }
+            Mutation::Glyph { which, .. } => {
+                vec![Tok::new(GLYPHS[which], Kind::Glyph, who)]
+            }
+            Mutation::Variation { depth, line_comment, own_lines, .. } => {
+                let mut toks = self.variation(ply, depth, line_comment, who);
+                toks.first_mut().unwrap().break_before = own_lines;
+                toks.last_mut().unwrap().break_after = own_lines;
+                toks
+            }
+            _ => vec![],
+        }
+    }
+
+    /// `( N. SAN {(..)} {MK} [; MK] (...) )` from the game's own moves.
+    fn variation(
+        &mut self,
+        ply: usize,
+        depth: u8,
+        line_comment: bool,
+        who: Who,
+    ) -> Vec<Tok> {
+        let n = self.plies.len();
+        let p = &self.plies[ply % n];
+        let dots = if self.side(ply) == Side::White { "." } else { "..." };
+        let mut toks = vec![
+            Tok::new("(", Kind::Paren, who),
+            Tok::new(format!("{}{dots}", self.number(ply)), Kind::Number, who),
+            Tok::new(p.san.clone(), Kind::Move, who),
+            Tok::new(
+                format!("{{({}:{})}}", p.codes, p.attempts.join(",")),
+                Kind::KComment,
+                who,
+            ),
+        ];
+        let mk = self.marker();
+        toks.push(Tok::new(
+            format!("{{{mk} in a variation}}"),
+            Kind::Comment,
+            who,
+        ));
+        if line_comment {
+            let mk = self.marker();
+            toks.push(Tok::new(format!("; {mk} variation"), Kind::Line, who));
+        }
+        if depth > 1 {
+            toks.extend(self.variation(
+                ply + 1,
+                depth - 1,
+                !line_comment,
+                who,
+            ));
+        }
+        toks.push(Tok::new(")", Kind::Paren, who));
+        for t in &mut toks {
+            t.var = true;
+        }
+        toks
+    }
+
+    /// The edits of one ply that the mutations and the fault ask for.
+    fn edits(&mut self) -> (Vec<Edits>, Vec<String>) {
+        let n = self.plies.len();
+        let mut edits: Vec<Edits> = (0..n).map(|_| Edits::default()).collect();
+        let mut tag_escapes = vec![];
+        for (target, m) in &self.case.mutations {
+            let ply = self.ply_of(*target);
+            let e = &mut edits[ply];
+            match *m {
+                Mutation::Comment { gap, .. }
+                | Mutation::LineComment { gap }
+                | Mutation::Escape { gap }
+                | Mutation::Nag { gap, .. }
+                | Mutation::Glyph { gap, .. }
+                | Mutation::Variation { gap, .. } => {
+                    let toks = self.gap_items(m, owner(gap, ply), ply);
+                    edits[ply].gaps[gap as usize].extend(toks);
+                }
+                Mutation::Attached { which } => {
+                    e.glyph = Some(MOVE_GLYPHS[which])
+                }
+                Mutation::KText { two_lines } => {
+                    let nl = if two_lines { "\n" } else { "" };
+                    let mk = self.marker();
+                    let e = &mut edits[ply];
+                    e.ktext.push_str(&format!(" {mk} free{nl} text"));
+                }
+                Mutation::KSplit { at } => e.ksplit = Some(at),
+                Mutation::Number { form } => e.number = Some(form),
+                Mutation::Tight => e.tight = true,
+                Mutation::Sep { which } => e.sep = Some(SEPS[which]),
+                Mutation::TagEscape => {
+                    let mk = self.marker();
+                    tag_escapes.push(format!("%{mk} in the tags"));
+                }
+            }
+        }
+        if let Some((target, fault)) = &self.case.fault {
+            let mut ply = self.ply_of(*target);
+            if let Fault::ExtraMove = fault {
+                // A White move after the first ply.
+                let start = if self.side(1) == Side::White { 1 } else { 2 };
+                ply = ply.max(start);
+                if self.side(ply) == Side::Black {
+                    ply -= 1;
+                }
+                let san = self.plies[ply - 1].san.clone();
+                edits[ply].extra = Some(san);
+            }
+            let e = &mut edits[ply];
+            match *fault {
+                Fault::Word { gap, which } => {
+                    e.word = Some((gap, WORDS[which]))
+                }
+                Fault::BadAttempt { which, at } => {
+                    e.bad_attempt = Some((BAD_ATTEMPTS[which], at))
+                }
+                Fault::BadCode { which } => {
+                    e.bad_code = Some(BAD_CODES[which])
+                }
+                Fault::WrongNumber { kind } => e.wrong_number = Some(kind),
+                Fault::ExtraMove => {}
+            }
+        }
+        (edits, tag_escapes)
+    }
+
+    fn build(mut self) -> Built {
+        let (edits, tag_escapes) = self.edits();
+        let (tag_lines, tags, mut expect) = self.tags(&tag_escapes);
+        if self.case.fault.is_some() {
+            expect = Expect::Refuse;
+        }
+        let mut toks: Vec<Tok> = tag_escapes
+            .iter()
+            .map(|e| Tok::new(e.clone(), Kind::Escape, Who::Nobody))
+            .collect();
+        let first_movetext = toks.len();
+        for (i, e) in edits.into_iter().enumerate() {
+            self.ply(i, e, &mut toks);
+        }
+        let result = self.game.result.clone();
+        toks.push(Tok::new(result, Kind::End, Who::End));
+
+        let mut input = tag_lines.join("\n");
+        input.push_str("\n\n");
+        input.push_str(&wrap(&toks[first_movetext..]));
+        input.push('\n');
+        if self.case.crlf {
+            input = input.replace('\n', "\r\n");
+        }
+
+        let cut = self.cut();
+        let want: Vec<(Who, String)> = toks
+            .iter()
+            .filter_map(|t| Some((t.who, self.kept(t, cut)?)))
+            .collect();
+        let markers = self
+            .markers
+            .iter()
+            .map(|m| {
+                let kept =
+                    want.iter().any(|(_, text)| text.contains(m.as_str()));
+                (m.clone(), kept)
+            })
+            .collect();
+        let (plies, first) = (self.plies.len(), self.first);
+        Built { input, toks, markers, tags, expect, want, plies, first }
+    }
+
+    /// The items of ply `i`: what stands before its number, the number,
+    /// the SAN, the Kriegspiel comment, with the gap items between.
+    fn ply(&mut self, i: usize, mut e: Edits, toks: &mut Vec<Tok>) {
+        let who = Who::Ply(i);
+        let [after_comment, before, after_number, after_san] =
+            std::mem::take(&mut e.gaps);
+        let word = |gap: Gap| {
+            e.word
+                .filter(|&(g, _)| g == gap)
+                .map(|(g, w)| Tok::new(w, Kind::Word, owner(g, i)))
+        };
+        toks.extend(before);
+        toks.extend(word(Gap::BeforeNumber));
+        if let Some(extra) = e.extra.take() {
+            toks.push(Tok::new(
+                extra,
+                Kind::Word,
+                owner(Gap::BeforeNumber, i),
+            ));
+        }
+        let after_number: Vec<Tok> =
+            after_number.into_iter().chain(word(Gap::AfterNumber)).collect();
+        let (full, white) = (self.number(i), self.side(i) == Side::White);
+        let needed = !after_number.is_empty();
+        if let Some(number) = move_number(full, white, &e, needed) {
+            toks.push(Tok::new(number, Kind::Number, who));
+        }
+        toks.extend(after_number);
+        let ply = &self.plies[i];
+        let hidden = self.hidden(i);
+        let san = if hidden {
+            "??".to_string()
+        } else {
+            ply.san.clone() + e.glyph.unwrap_or("")
+        };
+        let mut t = Tok::new(san, Kind::Move, who);
+        t.sep = e.sep;
+        toks.push(t);
+        toks.extend(after_san);
+        toks.extend(word(Gap::AfterSan));
+        toks.push(kcomment(ply, &e, hidden, who));
+        toks.extend(after_comment);
+        toks.extend(word(Gap::AfterComment));
+    }
+
+    /// Where `plies` cuts the game, if it does.
+    fn cut(&self) -> Option<usize> {
+        let n = self.plies.len();
+        let plies = usize::from(self.case.plies?) % (n + 2);
+        (plies < n).then_some(plies)
+    }
+
+    /// What `t` reads as in the output (white space removed), or `None`
+    /// if it must be gone.
+    fn kept(&self, t: &Tok, cut: Option<usize>) -> Option<String> {
+        if t.var || matches!(t.kind, Kind::Paren | Kind::Word) {
+            return None;
+        }
+        if t.kind == Kind::End {
+            return Some(if cut.is_some() {
+                "*".into()
+            } else {
+                t.text.clone()
+            });
+        }
+        let Who::Ply(p) = t.who else { return Some(squeeze(&t.text)) };
+        if cut.is_some_and(|n| p >= n) {
+            return None;
+        }
+        if self.side(p) == self.case.player {
+            return Some(squeeze(&t.text));
+        }
+        let keep = self.case.keep_comments;
+        match t.kind {
+            Kind::Move => Some("??".into()),
+            Kind::Number => Some(t.text.clone()),
+            Kind::KComment => {
+                let (head, text) = t.counted.clone().unwrap();
+                let text = if keep { text } else { String::new() };
+                Some(squeeze(&format!("{head}){text}}}")))
+            }
+            Kind::Comment | Kind::Line | Kind::Escape if keep => {
+                Some(squeeze(&t.text))
+            }
+            _ => None,
+        }
+    }
+
+    /// The tag lines, the tags the output must have, and what the tags
+    /// make of the case.
+    fn tags(
+        &self,
+        escapes: &[String],
+    ) -> (Vec<String>, Vec<(String, String)>, Expect) {
+        let case = self.case;
+        let player = case.player;
+        let spec = &case.tags;
+        let v = value_text(spec.value, player);
+        let mut lines = vec![];
+        let mut want = vec![];
+        let mut rules_at = None;
+        let cut = self.cut().is_some();
+        for (name, value) in &self.game.tags {
+            let pair =
+                |name: &str, value: &str| format!("[{name} \"{value}\"]");
+            match name.as_str() {
+                "Filtered" => match spec.form {
+                    Form::Plain | Form::Second(_) => {
+                        lines.push(pair("Filtered", &v));
+                        want.push(("Filtered".into(), v.clone()));
+                    }
+                    Form::Blanks => {
+                        lines.push(format!("[ Filtered  \"{v}\" ]"));
+                        want.push(("Filtered".into(), v.clone()));
+                    }
+                    Form::SameLine => {
+                        let last = lines.last_mut().unwrap();
+                        last.push_str(&format!(" {}", pair("Filtered", &v)));
+                        want.push(("Filtered".into(), v.clone()));
+                    }
+                    Form::Missing => {}
+                    Form::Lower => {
+                        lines.push(pair("filtered", &v));
+                        want.push(("filtered".into(), v.clone()));
+                    }
+                },
+                _ => {
+                    lines.push(pair(name, value));
+                    let value =
+                        if name == "Result" && cut { "*" } else { value };
+                    want.push((name.clone(), value.to_string()));
+                    if rules_at.is_none()
+                        && (name == "Rules" || name == "Variant")
+                    {
+                        rules_at = Some(want.len());
+                    }
+                }
+            }
+            if lines.len() == 1 && !escapes.is_empty() {
+                lines.extend(escapes.iter().cloned());
+            }
+        }
+        if let Some(number) = case.fen {
+            // The position after 1. e4, Black to move: only the side to
+            // move and the move number matter to the filter.
+            let fen = format!(
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 {number}"
+            );
+            for (name, value) in [("SetUp", "1".to_string()), ("FEN", fen)] {
+                lines.push(format!("[{name} \"{value}\"]"));
+                want.push((name.to_string(), value));
+            }
+        }
+        let expect = match spec.form {
+            Form::Second(second) => {
+                lines.push(format!(
+                    "[Filtered \"{}\"]",
+                    value_text(second, player)
+                ));
+                Expect::Refuse
+            }
+            Form::Missing | Form::Lower => {
+                let at = rules_at.unwrap_or(want.len());
+                want.insert(at, ("Filtered".into(), player.name().into()));
+                Expect::Accept
+            }
+            Form::Plain | Form::Blanks | Form::SameLine => {
+                let filtered =
+                    want.iter_mut().find(|(n, _)| n == "Filtered").unwrap();
+                match spec.value {
+                    Value::No(_) | Value::Empty => {
+                        filtered.1 = player.name().into();
+                    }
+                    _ => {}
+                }
+                match spec.value {
+                    Value::No(_) => Expect::Accept,
+                    Value::Empty => Expect::Either,
+                    Value::Player(_) if spec.hidden => Expect::Accept,
+                    _ => Expect::Refuse,
+                }
+            }
+        };
+        (lines, want, expect)
+    }
+}
+
+/// What the mutations and the fault do to one ply.
+#[derive(Default)]
+struct Edits {
+    /// The items of each gap, in the order of [`Gap`].
+    gaps: [Vec<Tok>; 4],
+    glyph: Option<&'static str>,
+    ktext: String,
+    ksplit: Option<u8>,
+    number: Option<u8>,
+    tight: bool,
+    sep: Option<&'static str>,
+    word: Option<(Gap, &'static str)>,
+    bad_attempt: Option<(&'static str, u8)>,
+    bad_code: Option<&'static str>,
+    wrong_number: Option<u8>,
+    /// A SAN before the move number.
+    extra: Option<String>,
+}
+
+/// The move number of a ply, `full` for White's or Black's move, if it
+/// has one: White's always, Black's when asked for or when something must
+/// stand between it and the SAN.
+fn move_number(
+    full: usize,
+    white: bool,
+    e: &Edits,
+    needed: bool,
+) -> Option<String> {
+    if let Some(kind) = e.wrong_number {
+        let (right, wrong) = if white { (".", "...") } else { ("...", ".") };
+        return Some(match kind {
+            0 => format!("{full}{wrong}"),
+            1 => format!("{}{right}", full + 1),
+            2 => format!("{}{right}", full - 1),
+            3 => format!("{}", full + 1),
+            // A number without dots is White's.
+            _ if white => format!("{full}.."),
+            _ => format!("{full}"),
+        });
+    }
+    match (white, e.number) {
+        (true, Some(0)) => Some(format!("{full}")),
+        (true, _) => Some(format!("{full}.")),
+        (false, Some(_)) => Some(format!("{full}...")),
+        (false, None) => needed.then(|| format!("{full}...")),
+    }
+}
+
+/// The Kriegspiel comment of `ply`: attempts counted if the input hides
+/// the move, free text, line ends inside, a bad item if asked for.
+fn kcomment(ply: &Ply, e: &Edits, hidden: bool, who: Who) -> Tok {
+    let mut codes = ply.codes.clone();
+    if let Some(bad) = e.bad_code {
+        if !codes.is_empty() {
+            codes.push(',');
+        }
+        codes.push_str(bad);
+    }
+    let count = ply.attempts.len();
+    let mut list =
+        if hidden { vec![count.to_string()] } else { ply.attempts.clone() };
+    if let Some((bad, at)) = e.bad_attempt {
+        let at = usize::from(at) % (list.len() + 1);
+        list.insert(at, bad.to_string());
+        if list.len() == 1 && bad.is_empty() {
+            // `(:,)`: `(:)` would be an empty list, which is fine.
+            list.push(String::new());
+        }
+    }
+    let nl = |yes: bool| if yes { "\n" } else { "" };
+    let between = e.ksplit == Some(2) && list.len() > 1;
+    let text = format!(
+        "{{({}{codes}:{}{}{}){}}}",
+        nl(e.ksplit == Some(0)),
+        nl(e.ksplit == Some(1) || (e.ksplit == Some(2) && !between)),
+        list.join(if between { ",\n" } else { "," }),
+        nl(e.ksplit == Some(3)),
+        e.ktext,
+    );
+    let mut t = Tok::new(text, Kind::KComment, who);
+    t.glued = e.tight;
+    t.counted = Some((format!("{{({}:{count}", ply.codes), e.ktext.clone()));
+    t
+}
+
+/// Who owns what stands in `gap` of `ply`.
+fn owner(gap: Gap, ply: usize) -> Who {
+    match (gap, ply) {
+        (Gap::BeforeNumber, 0) => Who::Nobody,
+        (Gap::BeforeNumber, p) => Who::Ply(p - 1),
+        (_, p) => Who::Ply(p),
+    }
+}
+
+/// Lays the movetext out as real files are: items on lines of at most 79
+/// columns, `;` comments ending their line, `%` lines in column 1.
+fn wrap(toks: &[Tok]) -> String {
+    let mut s = String::new();
+    let mut col = 0;
+    for t in toks {
+        let width = t.text.chars().count();
+        if col > 0 {
+            let own = t.break_before || t.kind == Kind::Escape;
+            if own || (!t.glued && col + 1 + width > 79) {
+                s.push('\n');
+                col = 0;
+            } else if !t.glued {
+                let sep = t.sep.unwrap_or(" ");
+                s.push_str(sep);
+                col += sep.chars().count();
+            }
+        }
+        s.push_str(&t.text);
+        col = match t.text.rfind('\n') {
+            Some(i) => t.text[i + 1..].chars().count(),
+            None => col + width,
+        };
+        if t.break_after || matches!(t.kind, Kind::Line | Kind::Escape) {
+            s.push('\n');
+            col = 0;
+        }
+    }
+    s
+}
+
+/// `s` without its white space, for comparing items whose spacing the
+/// filter may change (line ends in comments, blanks before `}`).
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|&c| !is_space(c) && c != '\n' && c != '\r').collect()
+}
+
+/// PGN white space on a line, U+00A0 included.
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\u{b}' | '\u{c}' | '\u{a0}')
+}
+
+// ---- reading the output: an oracle of its own ----
+
+/// What the output holds, read with nothing of the library.
+#[derive(Debug, Default)]
+struct Seen {
+    tags: Vec<(String, String)>,
+    /// Every item, white space removed, with its owner by point 11.
+    items: Vec<(Who, String)>,
+    /// The moves, by ply.
+    moves: Vec<String>,
+}
+
+/// Reads the output: tag lines (and `%` lines among them), then the
+/// movetext's items, each given to a ply: a move number and what follows
+/// it belong to the move it numbers, what follows a move belongs to it
+/// until the next number or move, what stands before the first move to
+/// no one.
+fn read_output(out: &str) -> Result<Seen, String> {
+    let text = out.replace("\r\n", "\n");
+    let mut seen = Seen::default();
+    let mut raw: Vec<(Kind, String)> = vec![];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches('\n');
+        let first = content.trim_start_matches(is_space);
+        if first.starts_with('[') {
+            read_tags(first, &mut seen.tags)?;
+        } else if content.starts_with('%') {
+            raw.push((Kind::Escape, content.to_string()));
+        } else if !first.is_empty() {
+            break;
+        }
+        at += line.len();
+    }
+    tokenize(&text[at..], &mut raw)?;
+    let (mut next, mut numbered, mut last) = (0, false, Who::Nobody);
+    for (kind, text) in raw {
+        let who = match kind {
+            Kind::Number => {
+                numbered = true;
+                Who::Ply(next)
+            }
+            Kind::Move => {
+                seen.moves.push(text.clone());
+                last = Who::Ply(next);
+                next += 1;
+                numbered = false;
+                last
+            }
+            Kind::End => Who::End,
+            _ if numbered => Who::Ply(next),
+            _ => last,
+        };
+        seen.items.push((who, squeeze(&text)));
+    }
+    Ok(seen)
+}
+
+/// The tag pairs of a line: `[Name "value"]`, blanks allowed inside the
+/// brackets, several on a line.
+fn read_tags(
+    line: &str,
+    tags: &mut Vec<(String, String)>,
+) -> Result<(), String> {
+    let bad = || format!("not a line of tag pairs: {line:?}");
+    let mut rest = line.trim_matches(is_space);
+    while !rest.is_empty() {
+        rest = rest
+            .strip_prefix('[')
+            .ok_or_else(bad)?
+            .trim_start_matches(is_space);
+        let name_end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .ok_or_else(bad)?;
+        let name = &rest[..name_end];
+        rest = rest[name_end..]
+            .trim_start_matches(is_space)
+            .strip_prefix('"')
+            .ok_or_else(bad)?;
+        let value_end = rest.find('"').ok_or_else(bad)?;
+        let value = &rest[..value_end];
+        rest = rest[value_end + 1..]
+            .trim_start_matches(is_space)
+            .strip_prefix(']')
+            .ok_or_else(bad)?;
+        tags.push((name.to_string(), value.to_string()));
+        rest = rest.trim_start_matches(is_space);
+    }
+    Ok(())
+}
+
+/// The items of the movetext `s` (LF line ends).
+fn tokenize(s: &str, items: &mut Vec<(Kind, String)>) -> Result<(), String> {
+    let mut i = 0;
+    let mut line_start = true;
+    let to_eol = |i: usize| s[i..].find('\n').map_or(s.len(), |j| i + j);
+    while i < s.len() {
+        let c = s[i..].chars().next().unwrap();
+        if c == '\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        let at_start = std::mem::replace(&mut line_start, false);
+        if is_space(c) {
+            i += c.len_utf8();
+            continue;
+        }
+        let end = match c {
+            '%' if at_start => {
+                let end = to_eol(i);
+                items.push((Kind::Escape, s[i..end].to_string()));
+                end
+            }
+            '{' => {
+                let close = s[i..].find('}').ok_or("a comment without '}'")?;
+                let end = i + close + 1;
+                items.push((Kind::Comment, s[i..end].to_string()));
+                end
+            }
+            ';' => {
+                let end = to_eol(i);
+                items.push((Kind::Line, s[i..end].to_string()));
+                end
+            }
+            '$' => {
+                let digits = s[i + 1..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(s.len() - i - 1);
+                let end = i + 1 + digits;
+                items.push((Kind::Nag, s[i..end].to_string()));
+                end
+            }
+            '(' | ')' | '}' => {
+                let around = &s[i.saturating_sub(30)..(i + 30).min(s.len())];
+                return Err(format!(
+                    "'{c}' outside comments (a variation left?): {around:?}"
+                ));
+            }
+            _ => {
+                let len = s[i..]
+                    .find(|c: char| is_space(c) || "\n{};()$".contains(c))
+                    .unwrap_or(s.len() - i);
+                symbols(&s[i..i + len], items);
+                i + len
+            }
+        };
+        i = end;
+    }
+    Ok(())
+}
+
+/// A run of symbol characters and glyphs: move numbers (which may run
+/// into what follows them), a termination marker, a glyph, or a move.
+fn symbols(mut run: &str, items: &mut Vec<(Kind, String)>) {
+    while !run.is_empty() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&run) {
+            items.push((Kind::End, run.to_string()));
+            return;
+        }
+        if run.starts_with(|c: char| c.is_ascii_digit())
+            && !run.starts_with("0-0")
+        {
+            let digits =
+                run.find(|c: char| !c.is_ascii_digit()).unwrap_or(run.len());
+            let dots = run[digits..]
+                .find(|c| c != '.')
+                .map_or(run.len(), |j| digits + j);
+            items.push((Kind::Number, run[..dots].to_string()));
+            run = &run[dots..];
+            continue;
+        }
+        let glyphs = run.chars().all(|c| c == '!' || c == '?');
+        let kind =
+            if glyphs && run != "??" { Kind::Glyph } else { Kind::Move };
+        items.push((kind, run.to_string()));
+        return;
+    }
+}
+
+// ---- the property ----
+
+/// How many cases were refused and accepted, to show that both happen.
+static REFUSED: AtomicUsize = AtomicUsize::new(0);
+static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
+
+fn check(case: &Case) -> Result<(), String> {
+    let corpus = corpus();
+    let game = &corpus[case.game % corpus.len()];
+    let built = Builder::new(case, game).build();
+    let n = built.plies as u64;
+    let config = Config {
+        player: case.player,
+        plies: case.plies.map(|p| u64::from(p) % (n + 2)),
+        keep_comments: case.keep_comments,
+    };
+    let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+    filter_reader(&config, built.input.as_bytes(), &mut out, &mut report)
+        .unwrap();
+    let out = String::from_utf8(out).map_err(|e| e.to_string())?;
+    let errors: Vec<&Diagnostic> =
+        report.iter().filter(|d| d.severity == Severity::Error).collect();
+    let context = |what: String| {
+        format!(
+            "{what}\n--- config: {config:?}\n--- messages: {report:?}\n--- input:\n{}\n--- output:\n{out}",
+            built.input
+        )
+    };
+    if out.is_empty() {
+        if errors.is_empty() {
+            return Err(context("no output and no error".into()));
+        }
+        if built.expect == Expect::Accept {
+            return Err(context("a valid game was refused".into()));
+        }
+        REFUSED.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
+    if !errors.is_empty() {
+        return Err(context("an error, and output all the same".into()));
+    }
+    // (a) the markers, in the raw output.
+    for (marker, must) in &built.markers {
+        if out.contains(marker.as_str()) != *must {
+            let tok =
+                built.toks.iter().find(|t| t.text.contains(marker.as_str()));
+            let verb = if *must { "is missing from" } else { "leaks into" };
+            return Err(context(format!(
+                "{marker} {verb} the output: {tok:?}"
+            )));
+        }
+    }
+    let seen = read_output(&out).map_err(context)?;
+    // (b) no opponent move is in clear, read from the output alone.
+    for (p, text) in seen.moves.iter().enumerate() {
+        if side_of(built.first, p) != case.player && text != "??" {
+            let message =
+                format!("ply {p}: the opponent's '{text}' is in clear");
+            return Err(context(message));
+        }
+    }
+    // The tags.
+    if seen.tags != built.tags {
+        return Err(context(format!(
+            "tags\n  want {:?}\n  got  {:?}",
+            built.tags, seen.tags
+        )));
+    }
+    // (b), (c), (d): every item, with its owner.
+    if seen.items != built.want {
+        let k = seen
+            .items
+            .iter()
+            .zip(&built.want)
+            .position(|(a, b)| a != b)
+            .unwrap_or(seen.items.len().min(built.want.len()));
+        let from = k.saturating_sub(3);
+        return Err(context(format!(
+            "item {k} differs\n  want {:?}\n  got  {:?}",
+            &built.want
+                [from.min(built.want.len())..(k + 3).min(built.want.len())],
+            &seen.items
+                [from.min(seen.items.len())..(k + 3).min(seen.items.len())],
+        )));
+    }
+    // (e)
+    if built.expect == Expect::Refuse {
+        return Err(context("a game that must be refused was written".into()));
+    }
+    ACCEPTED.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3000)
+}
+
+#[test]
+fn no_opponent_move_attempt_or_comment_leaks() {
+    let config = RunnerConfig {
+        cases: cases(),
+        failure_persistence: None,
+        // ChaCha, the default, takes most of the time in a debug build.
+        rng_algorithm: RngAlgorithm::XorShift,
+        ..RunnerConfig::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result =
+        runner.run(&case(), |case| check(&case).map_err(TestCaseError::fail));
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(why, case)) => {
+            panic!("leak property failed for {case:#?}\n{why}")
+        }
+        Err(e) => panic!("{e}"),
+    }
+    let (refused, accepted) =
+        (REFUSED.load(Ordering::Relaxed), ACCEPTED.load(Ordering::Relaxed));
+    // Both sides of the property were exercised.
+    if cases() >= 100 {
+        assert!(accepted > refused && refused > 0, "{accepted} {refused}");
+    }
+}
+
+/// The cases the property found, kept as they were found.
+#[test]
+fn the_cases_the_property_found() {
+    let tags = Tags { form: Form::Plain, value: Value::No(0), hidden: false };
+    // A SAN that is no move, then White's move number without dots: the
+    // number was read as either side's, so White's `Qc7` was written in
+    // clear for Black (50,000 cases, after the fault was added).
+    let case = Case {
+        game: 155,
+        player: Side::Black,
+        keep_comments: false,
+        plies: None,
+        crlf: false,
+        fen: None,
+        tags,
+        mutations: vec![(Target::Last, Mutation::Number { form: 0 })],
+        fault: Some((Target::Last, Fault::ExtraMove)),
+    };
+    if let Err(why) = check(&case) {
+        panic!("{why}");
+    }
+}
