@@ -29,6 +29,9 @@ pub struct Diagnostic {
     pub line: u64,
     /// The message, lowercase, no final period.
     pub message: String,
+    /// The game it is about, counted from 1 in its input, for readers of
+    /// games that name them (`game 17, 12... Qxh5: ...`).
+    pub game: Option<u64>,
 }
 
 impl Diagnostic {
@@ -38,12 +41,27 @@ impl Diagnostic {
             severity: Severity::Warning,
             line,
             message: message.into(),
+            game: None,
         }
     }
 
     /// An error at `line`.
     pub fn error(line: u64, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, line, message: message.into() }
+        Diagnostic {
+            severity: Severity::Error,
+            line,
+            message: message.into(),
+            game: None,
+        }
+    }
+
+    /// The message as it is shown: `game N, ` before it when it names a
+    /// game.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self.game {
+            Some(n) => format!("game {n}, {}", self.message).into(),
+            None => self.message.as_str().into(),
+        }
     }
 }
 

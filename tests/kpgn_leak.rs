@@ -210,6 +210,10 @@ enum Fault {
     /// before a White move number: every ply after it would shift to the
     /// other side, and only the move number after it can tell.
     ExtraMove,
+    /// A line of tag pairs inside a comment or a variation after the
+    /// move, followed by what reads as a game: the game ends there, and
+    /// what follows is its rest, never a game of its own.
+    TagLine { variation: bool },
 }
 
 /// The Filtered tag's value, told relative to the player.
@@ -332,6 +336,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         (0..BAD_CODES.len()).prop_map(|which| BadCode { which }),
         (0u8..5).prop_map(|kind| WrongNumber { kind }),
         Just(ExtraMove),
+        any::<bool>().prop_map(|variation| TagLine { variation }),
     ]
 }
 
@@ -721,6 +726,18 @@ impl<'g> Builder<'g> {
                 }
                 Fault::WrongNumber { kind } => e.wrong_number = Some(kind),
                 Fault::ExtraMove => {}
+                Fault::TagLine { variation } => {
+                    // Under the old rule (a line of tag pairs starts a
+                    // game wherever it stands) the lines after it were
+                    // written as a game: `1. Nf3 ?? 2. Bb5 *`.
+                    let mk = self.marker();
+                    let e = &mut edits[ply];
+                    e.tag_line = Some(if variation {
+                        format!("(\n[Event \"{mk}\"]\n\n1. d4 d6 2. c4 *\n)")
+                    } else {
+                        format!("{{{mk} plan:\n[Event \"x\"]\n\n1. Nf3 Nc6 2. Bb5 *\n}}")
+                    });
+                }
             }
         }
         (edits, tag_escapes)
@@ -810,6 +827,9 @@ impl<'g> Builder<'g> {
         toks.extend(after_san);
         toks.extend(word(Gap::AfterSan));
         toks.push(kcomment(ply, &e, hidden, who));
+        if let Some(text) = e.tag_line.take() {
+            toks.push(Tok::new(text, Kind::Word, owner(Gap::AfterComment, i)));
+        }
         toks.extend(after_comment);
         toks.extend(word(Gap::AfterComment));
     }
@@ -973,6 +993,8 @@ struct Edits {
     wrong_number: Option<u8>,
     /// A SAN before the move number.
     extra: Option<String>,
+    /// A comment or variation with a line of tag pairs in it.
+    tag_line: Option<String>,
 }
 
 /// The move number of a ply, `full` for White's or Black's move, if it

@@ -85,11 +85,14 @@ impl Report for Strict<'_> {
 /// the same whatever the number of threads.
 ///
 /// The reading thread cuts the input into batches only before a line that
-/// certainly starts a game ([`Cuts`]), so that each worker reads its
-/// games as one reader of the whole input would; in the rare input where
-/// no such line comes for long, the rest is read on this thread. A read
-/// error ends the input (the game being read is lost) and is reported as
-/// an error about the input as a whole (line 0).
+/// starts a game for a reader that has nothing open there ([`Cuts`]), so
+/// that each worker reads its games as one reader of the whole input
+/// would. Where the game before the cut left a comment or variation open
+/// ([`Carry`]), which a malformed input can do, the batch after it is
+/// read again on this thread, carrying on; in the rare input where no cut
+/// comes for long, the rest is read on this thread. A read error ends the
+/// input (the game being read is lost) and is reported as an error about
+/// the input as a whole (line 0).
 ///
 /// # Errors
 ///
@@ -107,7 +110,7 @@ where
     F: Fn() -> Reader<S> + Sync,
 {
     let mut reader = make();
-    let mut tally = (0, false);
+    let mut tally = Tally::default();
     let mut lines = LineReader::new(rdr);
     let result = if threads > 1 {
         parallel(
@@ -131,12 +134,22 @@ where
         }
         Err(Failure::Write(err)) => return Err(err),
     }
-    Ok((tally.0 + reader.counts().0, tally.1 || reader.any()))
+    Ok((tally.passed + reader.counts().0, tally.any || reader.any()))
+}
+
+/// What the batches read on worker threads held.
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    any: bool,
+    /// How many games they held.
+    games: u64,
 }
 
 /// Reads the lines of `lines` on worker threads, then, if the input could
-/// not be cut into batches, the rest on this one with `reader`. `tally`
-/// counts the batches' games that passed, and whether a batch held one.
+/// not be cut into batches, the rest on this one with `reader`, which
+/// takes over what the batches left open. `tally` counts the batches'
+/// games.
 #[allow(clippy::too_many_arguments)]
 fn parallel<S, F, R>(
     make: &F,
@@ -146,7 +159,7 @@ fn parallel<S, F, R>(
     mut lines: LineReader<R>,
     wtr: &mut dyn Write,
     report: &mut dyn Report,
-    tally: &mut (u64, bool),
+    tally: &mut Tally,
 ) -> Result<(), Failure>
 where
     S: Sink + Send,
@@ -156,22 +169,52 @@ where
     let workers = (0..threads).map(|_| Worker { make }).collect();
     let mut cuts = Cuts::default();
     let cut = |line: &Line<'_>| cuts.starts_game(line.content());
+    let mut carry = None;
     let end = par::run(&mut lines, workers, batch_bytes, cut, |b| {
-        for d in b.diagnostics.drain(..) {
+        if carry.is_some() {
+            // The worker read the batch as if nothing were open before it.
+            let mut again = make();
+            again.carry_on(carry);
+            b.out.clear();
+            b.diagnostics.clear();
+            read_batch(&mut again, b);
+        }
+        carry = b.carry;
+        for mut d in b.diagnostics.drain(..) {
+            d.game = d.game.map(|n| n + tally.games);
             report.report(d);
         }
-        tally.0 += b.selected;
-        tally.1 |= b.read_any;
+        tally.passed += b.selected;
+        tally.any |= b.read_any;
+        tally.games += b.records;
         wtr.write_all(&b.out)?;
         Ok(true)
     })?;
+    reader.carry_on(carry);
     if let End::Uncut(held) = end {
         let mut rest = held.into_reader_then(lines.into_rest());
         let mut out = Vec::with_capacity(OUT_BUFFER);
+        reader.number_from(tally.games);
         reader.lines(&mut rest, &mut out, Some(wtr), report, true)
     } else {
         Ok(())
     }
+}
+
+/// Reads the games of `batch` with `reader` (a new one, or one carrying
+/// on from the batch before).
+fn read_batch<S: Sink>(reader: &mut Reader<S>, batch: &mut Batch) {
+    let mut lines = batch.lines.reader();
+    let (out, report) = (&mut batch.out, &mut batch.diagnostics);
+    let last = !batch.cut_short;
+    reader.ends_at_cut(batch.cut);
+    // Reading from memory cannot fail, and there is no writer.
+    let _ = reader.lines(&mut lines, out, None, report, last);
+    let (passed, failed) = reader.counts();
+    batch.selected = passed;
+    batch.records = passed + failed;
+    batch.read_any = reader.any();
+    batch.carry = reader.carry();
 }
 
 /// A worker thread's part: reads the games of a batch.
@@ -185,13 +228,6 @@ where
     F: Fn() -> Reader<S> + Sync,
 {
     fn work(&mut self, batch: &mut Batch) {
-        let mut reader = (self.make)();
-        let mut lines = batch.lines.reader();
-        let (out, report) = (&mut batch.out, &mut batch.diagnostics);
-        let last = !batch.cut_short;
-        // Reading from memory cannot fail, and there is no writer.
-        let _ = reader.lines(&mut lines, out, None, report, last);
-        batch.selected = reader.counts().0;
-        batch.read_any = reader.any();
+        read_batch(&mut (self.make)(), batch);
     }
 }

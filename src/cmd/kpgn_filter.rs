@@ -70,7 +70,7 @@ mod tests {
     /// escape lines, `[` lines in comments (tag pairs or not), comments
     /// across lines, text between games, broken games, games filtered
     /// already, indented tag pairs, every line end.
-    const PIECES: [&str; 16] = [
+    const PIECES: [&str; 18] = [
         "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 {(:)} e5 {(Xe4:d5) hm} 2. d4 *\n\n",
         "[Event \"b\"]\n1. d4 {(:)} d5 {(:c5)}\n",
         "[Event \"c\"]\r\n\r\n1. c4 {(:)} c5 {(:) a\r\nlong note} 1-0\r\n",
@@ -87,6 +87,8 @@ mod tests {
         "[Event \"k\"]\n\n1. e4 {(:)} e5 {(Xe4:d5)} 2. d4 1/2-1/2 {after\nthe end}\n",
         "[Event \"l\"]\n1. e4 {(:)}\n%escape in movetext\ne5 {(:)} *\n\n",
         "[Event \"m\"] [Round \"2\"]\n1. h4 {(:)} h5 {(:,}\n*\n",
+        "[Event \"n\"]\n1. e4 {(:)} e5 (1... d5 {(:)}\n",
+        "[Event \"o\"]\n1. e4 {(:)} e5 {(:) a ( b\n[Event \"p\"]\n) } *\n",
     ];
 
     fn pieces(rng: &mut Rng, n: usize) -> Vec<u8> {

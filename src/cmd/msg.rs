@@ -67,12 +67,9 @@ impl Report for Messages {
         };
         let input = &self.input;
         if d.line == 0 {
-            self.print(format_args!("{input}: {kind}{}", d.message));
+            self.print(format_args!("{input}: {kind}{}", d.text()));
         } else {
-            self.print(format_args!(
-                "{input}:{}: {kind}{}",
-                d.line, d.message
-            ));
+            self.print(format_args!("{input}:{}: {kind}{}", d.line, d.text()));
         }
     }
 }

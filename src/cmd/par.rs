@@ -62,6 +62,14 @@ pub struct Batch {
     pub selected: u64,
     /// Whether the lines held a record at all, selected or not.
     pub read_any: bool,
+    /// Whether the batch ended before a line for which the `cut` of
+    /// [`run`] was true (not at the end of the input).
+    pub cut: bool,
+    /// How many records (games) the lines held, passed or failed.
+    pub records: u64,
+    /// Kriegspiel games: what the batch's last game left open where the
+    /// batch ended ([`Carry`](crate::kpgn::Carry)).
+    pub carry: Option<crate::kpgn::Carry>,
 }
 
 /// The lines of a [`Batch`], one after the other in one buffer, as read.
@@ -173,6 +181,9 @@ impl Batch {
         self.diagnostics.clear();
         self.selected = 0;
         self.read_any = false;
+        self.cut = false;
+        self.records = 0;
+        self.carry = None;
     }
 }
 
@@ -347,7 +358,8 @@ where
             }
             let mut next = spare.pop().unwrap_or_default();
             next.lines.push(line);
-            let full = std::mem::replace(&mut batch, next);
+            let mut full = std::mem::replace(&mut batch, next);
+            full.cut = true;
             if !pool.pass(scope, full, &mut spare, &mut emit)? {
                 return Ok(End::Done);
             }

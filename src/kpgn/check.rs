@@ -407,8 +407,7 @@ struct View {
 #[derive(Debug)]
 pub struct Referee<'c> {
     config: &'c CheckConfig,
-    /// The game's number in its input, and where it starts.
-    number: u64,
+    /// Where the game starts.
     start: usize,
     /// The SetUp, FEN and Result tags' values, and the termination marker.
     setup: Option<Range<usize>>,
@@ -429,7 +428,6 @@ impl<'c> Referee<'c> {
     fn new(config: &'c CheckConfig) -> Referee<'c> {
         Referee {
             config,
-            number: 0,
             start: 0,
             setup: None,
             fen: None,
@@ -451,7 +449,7 @@ impl<'c> Referee<'c> {
         at: usize,
         message: impl std::fmt::Display,
     ) -> Fault {
-        fault(self.number, input, pending, at, message)
+        fault(input, pending, at, message)
     }
 
     /// Judges the pending move with its Kriegspiel comment (`None`: it
@@ -471,7 +469,6 @@ impl<'c> Referee<'c> {
             .as_ref()
             .map_or(pending.span.start, |(span, _)| span.start);
         let mut judge = Judge {
-            number: self.number,
             strict: self.config.strict,
             warnings: &mut self.warnings,
             game,
@@ -494,21 +491,19 @@ impl<'c> Referee<'c> {
     }
 }
 
-/// A fault of `pending`, in game `number`, at `at`.
+/// A fault of `pending` at `at` (the reader names the game).
 fn fault(
-    number: u64,
     input: &[u8],
     pending: &Pending,
     at: usize,
     message: impl std::fmt::Display,
 ) -> Fault {
     let label = pending.label(input);
-    (at, format!("game {number}, {label}: {message}"))
+    (at, format!("{label}: {message}"))
 }
 
 /// Judging one move with what its comment announced and tried.
 struct Judge<'a> {
-    number: u64,
     strict: bool,
     warnings: &'a mut Vec<Diagnostic>,
     game: &'a Core,
@@ -520,7 +515,7 @@ struct Judge<'a> {
 
 impl Judge<'_> {
     fn fault(&self, at: usize, message: impl std::fmt::Display) -> Fault {
-        fault(self.number, self.input, self.pending, at, message)
+        fault(self.input, self.pending, at, message)
     }
 
     /// A nonsense attempt: a warning, or with `strict` a fault.
@@ -856,9 +851,10 @@ fn find_move(pos: &Chess, w: &Written) -> Result<Move, String> {
 }
 
 impl Sink for Referee<'_> {
+    const NAMES_GAMES: bool = true;
+
     fn start(&mut self, at: usize, out: &[u8]) {
         *self = Referee {
-            number: self.number + 1,
             start: at,
             mark: out.len(),
             ..Referee::new(self.config)
@@ -1085,8 +1081,7 @@ impl Sink for Referee<'_> {
                     let written = &input[range.clone()];
                     if written != want.as_bytes() {
                         let message = format!(
-                            "game {}: it ends in {ending}, but the result is '{}'",
-                            self.number,
+                            "result '{}', but the game ends in {ending}",
                             shown(written, 24)
                         );
                         return Err((range.start, message));
@@ -1114,8 +1109,7 @@ impl Sink for Referee<'_> {
     ) -> bool {
         out.truncate(self.mark);
         if !fault {
-            // No game: not counted.
-            self.number -= 1;
+            // No game.
             return false;
         }
         let write = self.config.invert && !self.config.quiet;

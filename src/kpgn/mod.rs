@@ -27,7 +27,7 @@ use crate::lines::LineReader;
 pub use check::{Check, CheckConfig};
 pub use filter::{Config, Filter};
 pub use lex::Cuts;
-pub use read::{Reader, OUT_BUFFER};
+pub use read::{Carry, Reader, OUT_BUFFER};
 
 /// A side in a game of chess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

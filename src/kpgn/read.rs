@@ -20,6 +20,8 @@
 //!   that line opens), at a line whose first byte that is not white space
 //!   is `[` (after its tag section; in an open comment only if the line
 //!   is tag pairs), or at the end of the input;
+//! - if a comment or variation is open where such a line ends it, what
+//!   follows is the rest of that game ([`Carry`]), left out with it;
 //! - blank lines after a game that was written are written after it;
 //!   text outside games is left out and never held in memory, comments
 //!   with one warning between two games, escape lines (`%`, which PGN
@@ -95,6 +97,9 @@ pub(crate) type Fault = (usize, String);
 /// before it comes (its syntax, whose it is); a sink's `Err` is a fault of
 /// the game at that offset, which then leaves no output.
 pub(crate) trait Sink {
+    /// Whether the reader names the game in its diagnostics
+    /// ([`Diagnostic::game`]).
+    const NAMES_GAMES: bool = false;
     /// A game starts at `at`; its output goes to the end of `out`.
     fn start(&mut self, at: usize, out: &[u8]);
     /// The input lost its first `n` bytes (all before the game).
@@ -161,8 +166,8 @@ pub(crate) trait Sink {
         owner: Side,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault>;
-    /// Another item of the main line, `theirs` if it belongs to the move
-    /// of the side that is not `owner`... of the move of `owner`.
+    /// Another item of the main line, which belongs to the move of
+    /// `game.owner` (to no move before the first).
     fn item(
         &mut self,
         game: &Core,
@@ -247,6 +252,10 @@ pub(crate) struct Core {
     numbered: bool,
     /// The owner's move had its Kriegspiel comment.
     kcomment: bool,
+    /// Not a game but the rest of one that a line of tag pairs cut while
+    /// a comment or variation was open ([`Carry`]): the line where that
+    /// was opened.
+    carried: Option<u64>,
 }
 
 impl Core {
@@ -270,7 +279,27 @@ impl Core {
             owner: None,
             numbered: false,
             kcomment: false,
+            carried: None,
         }
+    }
+
+    /// What the game leaves open if it ends here.
+    fn open(&self, input: &[u8]) -> Option<Carry> {
+        if self.brace.is_none() && self.depth == 0 {
+            return None;
+        }
+        let line = self.carried.unwrap_or_else(|| match self.brace {
+            Some((open, _)) if self.depth == 0 || open < self.var_start => {
+                self.line_of(input, open)
+            }
+            _ => self.line_of(input, self.var_start),
+        });
+        Some(Carry {
+            brace: self.brace.is_some(),
+            depth: self.depth,
+            line,
+            from_rest: self.carried.is_some(),
+        })
     }
 
     /// The number of the line of `at`.
@@ -356,15 +385,35 @@ impl<S: Sink> Game<S> {
         &mut self,
         input: &[u8],
         end: usize,
+        cut: bool,
         out: &mut Vec<u8>,
     ) -> (Result<bool, Diagnostic>, bool) {
         let game = &mut self.core;
+        let range = game.start..end;
+        if game.carried.is_some() {
+            // The rest of a game that failed: its fault was reported.
+            let wrote = self.sink.drop_game(input, range, false, out);
+            return (Ok(false), wrote);
+        }
+        let cut_line = cut.then(|| game.line_of(input, end));
+        let unclosed = |what: &str, closer: char| {
+            if let Some(line) = cut_line {
+                format!(
+                    "{what} not closed before line {line}, which starts \
+                     with '[': what follows, up to its '{closer}', is read as \
+                     part of it and left out with this game"
+                )
+            } else {
+                format!("unterminated {what}")
+            }
+        };
         if let Some((open, _)) = game.brace {
-            game.fail(input, open, "unterminated comment".into());
+            let message = unclosed("comment", '}');
+            game.fail(input, open, message);
         }
         if game.depth > 0 {
-            let at = game.var_start;
-            game.fail(input, at, "unterminated variation".into());
+            let (at, message) = (game.var_start, unclosed("variation", ')'));
+            game.fail(input, at, message);
         }
         let mut written = false;
         if game.error.is_none() && game.is_game {
@@ -382,7 +431,6 @@ impl<S: Sink> Game<S> {
             }
         }
         let is_game = game.is_game;
-        let range = game.start..end;
         match game.error.take() {
             Some(error) => {
                 let wrote = self.sink.drop_game(input, range, true, out);
@@ -635,6 +683,10 @@ impl<S: Sink> Game<S> {
             return Err(Stop::More);
         };
         self.core.brace = None;
+        if self.core.carried.is_some() && open == self.core.start {
+            // The end of a comment that the game before left open.
+            return Ok(close);
+        }
         self.comment(input, open..close, out);
         Ok(close)
     }
@@ -961,6 +1013,44 @@ pub(super) fn line_end(
     }
 }
 
+/// What a game left open where a line that starts with `[` ended it: a
+/// `{` comment, variations. A reader that goes on after that line reads
+/// what follows as the rest of that game, not as a new one, up to the
+/// comment's `}` and the variations' `)` and on to the end the game would
+/// have had (its termination marker's line, or the next line that starts
+/// with `[` while nothing is open), and leaves it out with the game.
+///
+/// So a line of tag pairs inside a comment or variation (a missing `}`,
+/// or text that looks like a game) can never make what follows it, the
+/// opponent's hidden moves and comments among it, appear as a game of its
+/// own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carry {
+    brace: bool,
+    depth: u32,
+    /// The line where what is open was opened.
+    line: u64,
+    /// It was left open by the rest of a game, not by the game itself.
+    from_rest: bool,
+}
+
+impl Carry {
+    /// The error when the input ends with `self` open after the rest of a
+    /// game (the game itself was reported where it was cut).
+    pub fn at_end(&self) -> Option<Diagnostic> {
+        let what = if self.brace { "comment" } else { "variation" };
+        self.from_rest.then(|| {
+            Diagnostic::error(
+                self.line,
+                format!(
+                    "the {what} opened here is never closed: the rest of the \
+                     input was read as part of it and left out"
+                ),
+            )
+        })
+    }
+}
+
 /// Reading the games of one input, or of one batch of its lines, into a
 /// sink.
 #[derive(Debug)]
@@ -986,6 +1076,13 @@ pub struct Reader<S> {
     warned: bool,
     /// A `{` comment is open in text outside games.
     brace: bool,
+    /// What the last game left open, if it did.
+    carry: Option<Carry>,
+    /// The lines end before a line that starts with `[`, where the input
+    /// was cut into batches.
+    cut_end: bool,
+    /// How many games came before the lines, in their input.
+    before: u64,
 }
 
 // The sinks are the crate's own (the filter, the referee): the trait is
@@ -1007,7 +1104,35 @@ impl<S: Sink> Reader<S> {
             written: false,
             warned: false,
             brace: false,
+            carry: None,
+            cut_end: false,
+            before: 0,
         }
+    }
+
+    /// What the last game read left open, if it did: a reader of the
+    /// lines that follow needs it ([`Reader::carry_on`]).
+    pub fn carry(&self) -> Option<Carry> {
+        self.carry
+    }
+
+    /// The lines to read end where the input was cut into batches, before
+    /// a line that starts with `[`: a game open there ends as it would
+    /// at that line.
+    pub fn ends_at_cut(&mut self, cut: bool) {
+        self.cut_end = cut;
+    }
+
+    /// The games to read come after `n` others in their input (for the
+    /// numbers that name them).
+    pub fn number_from(&mut self, n: u64) {
+        self.before = n;
+    }
+
+    /// Reads the next lines given as what follows a game that left
+    /// `carry` open: their first line is the one that ended it.
+    pub fn carry_on(&mut self, carry: Option<Carry>) {
+        self.carry = carry;
     }
 
     /// The sink.
@@ -1075,6 +1200,11 @@ impl<S: Sink> Reader<S> {
         };
         if read.is_ok() && last {
             self.finish(out, report);
+            if !self.cut_end {
+                if let Some(error) = self.carry.and_then(|c| c.at_end()) {
+                    report.report(error);
+                }
+            }
         } else if self.in_game {
             out.truncate(self.game.sink.mark());
             self.in_game = false;
@@ -1161,8 +1291,12 @@ impl<S: Sink> Reader<S> {
                 self.pos = pos;
                 match stop {
                     Stop::More => return,
-                    Stop::Ended(at) | Stop::Boundary(at) => {
-                        self.end_game(at, out, report);
+                    Stop::Ended(at) => {
+                        self.end_game(at, false, out, report);
+                        self.pos = at;
+                    }
+                    Stop::Boundary(at) => {
+                        self.end_game(at, true, out, report);
                         self.pos = at;
                     }
                 }
@@ -1175,7 +1309,7 @@ impl<S: Sink> Reader<S> {
     /// Ends the input: the open game ends.
     pub fn finish(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
         if self.in_game {
-            self.end_game(self.end, out, report);
+            self.end_game(self.end, self.cut_end, out, report);
         }
     }
 
@@ -1184,6 +1318,24 @@ impl<S: Sink> Reader<S> {
     fn outside(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
         let start = self.pos;
         let (end, next) = line_end(&self.input, start, self.whole);
+        if let Some(carry) = self.carry.take() {
+            // The line that cut a game with something open: it is part of
+            // what was open, and the rest of the game follows it.
+            self.written = false;
+            self.in_game = true;
+            let line = self.line_of(next);
+            let game = &mut self.game;
+            game.core = Core::new(next, line);
+            let core = &mut game.core;
+            core.phase = Phase::Movetext;
+            core.carried = Some(carry.line);
+            core.brace = carry.brace.then_some((next, next));
+            core.depth = carry.depth;
+            core.var_start = next;
+            game.sink.start(next, out);
+            self.pos = next;
+            return;
+        }
         let content = &self.input[start..end];
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
@@ -1272,25 +1424,37 @@ impl<S: Sink> Reader<S> {
     fn end_game(
         &mut self,
         end: usize,
+        cut: bool,
         out: &mut Vec<u8>,
         report: &mut dyn Report,
     ) {
         self.in_game = false;
         let input = &self.input[..end];
-        let (result, written) = self.game.finish(input, end, out);
+        self.carry = self.game.core.open(input);
+        let rest = self.game.core.carried.is_some();
+        let (result, written) = self.game.finish(input, end, cut, out);
         self.written = written;
+        // The game's number, when it is one.
+        let number = self.before + self.passed + self.failed + 1;
+        let named = |mut d: Diagnostic| {
+            if S::NAMES_GAMES {
+                d.game = Some(number);
+            }
+            d
+        };
         for warning in self.game.sink.warnings() {
-            report.report(warning);
+            report.report(named(warning));
         }
         match result {
             Ok(true) => self.passed += 1,
+            Ok(false) if rest => {}
             Ok(false) => {
                 let line = self.line_of(self.game.core.start);
                 self.text_outside(line, report)
             }
             Err(error) => {
                 self.failed += 1;
-                report.report(error)
+                report.report(named(error))
             }
         }
     }

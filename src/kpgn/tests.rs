@@ -286,14 +286,73 @@ fn memory_is_flat_outside_games() {
     }
 }
 
+const CUT: &str = "which starts with '[': what follows";
+
+/// A line of tag pairs in an open comment or variation ends the game,
+/// which fails; what follows it, up to the `}` or `)`, and on to the end
+/// the game would have had, is the rest of that game and goes with it: it
+/// never becomes a game of its own, which would show the hidden text (the
+/// opponent's comment or analysis) to the player (issue 13).
 #[test]
-fn a_line_of_tag_pairs_ends_a_game_even_in_an_open_comment() {
+fn a_line_of_tag_pairs_in_an_open_comment_is_not_a_game() {
+    let next = "[Event \"next\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    let next_white =
+        "[Event \"next\"]\n[Filtered \"white\"]\n\n1. d4 {(:)} ?? {(:0)} *\n";
+    // The opponent's comment holds a game: Nf3 and Bb5 must not show.
     let input = format!(
-        "{TAGS}\n1. e4 {{(:)}} e5 {{never closed\n[Event \"next\"]\n\n1. d4 *\n"
+        "{TAGS}\n1. e4 {{(:)}} e5 {{(:) plan:\n[Plan \"x\"]\n1. Nf3 Nc6 2. Bb5 *\n\
+         }} 2. Nf3 {{(:)}} Nc6 {{(:)}} *\n\n{next}"
     );
     let (out, messages, _) = run(&white(), &input);
-    assert_eq!(messages, ["4: unterminated comment"]);
-    assert_eq!(out, "[Event \"next\"]\n[Filtered \"white\"]\n\n1. d4 *\n");
+    assert_eq!(out, next_white);
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].starts_with("4: comment not closed before line 5,"));
+    assert!(messages[0].contains(CUT), "{messages:?}");
+    // The player's own comment swallows the `}` of the opponent's: the
+    // opponent's e5, its attempt and its text must not show.
+    let input = format!(
+        "{TAGS}\n1. e4 {{(:) hi\n[X \"y\"]\n1. {{}} e5 {{(:d4) secret}} \
+         2. Nf3 {{(:)}} Nc6 {{(:)}} *\n\n{next}"
+    );
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(out, next_white);
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    // A variation (removed for both players) holds a game.
+    let input = format!(
+        "{TAGS}\n1. e4 {{(:)}} e5 {{(:)}} (1... c5 {{(:)}}\n[X \"y\"]\n\
+         1. d4 d6 2. c4 *)\n2. Nf3 {{(:)}} *\n\n{next}"
+    );
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(out, next_white);
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].starts_with("4: variation not closed before line 5,"));
+    // Tag lines one after another in the comment, and the `[` line in a
+    // variation that is no tag pairs.
+    let input = format!(
+        "{TAGS}\n1. e4 {{(:)}} e5 {{(:)}} (1... c5 {{ x\n[A \"1\"]\n[B \"2\"]\n\
+         1. d4 }}\n[diagram]\n1. c4 *) *\n\n{next}"
+    );
+    let (out, messages, _) = run(&black(), &input);
+    assert_eq!(
+        out,
+        "[Event \"next\"]\n[Filtered \"black\"]\n\n1. ?? {(:0)} d5 {(:)} *\n"
+    );
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    // Never closed (the `}` of the next game's first comment would close
+    // it): the rest of the input is the rest of the game, and the end of
+    // the input says so.
+    let input = format!(
+        "{TAGS}\n1. e4 {{(:)}} e5 {{never closed\n[Event \"next\"]\n\n1. d4 d5 *\n"
+    );
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(out, "");
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("4: comment not closed before line 5,"));
+    assert_eq!(
+        messages[1],
+        "4: the comment opened here is never closed: the rest of the input \
+         was read as part of it and left out"
+    );
     // A `[` line that is no tag pairs is comment text.
     let input = format!("{TAGS}\n1. e4 {{see\n[diagram]\n}} e5 *\n");
     assert_eq!(
