@@ -7,9 +7,11 @@ the games and tokenizes each in one pass ([`read`](self)): every move read
 as Kriegspiel SAN ([`san`]), every Kriegspiel comment parsed
 ([`comment`]), every move number checked against the ply. Its tokens go to
 a sink as they come: the [`Filter`] writes the game as one player saw it
-([`filter`]). A game holds in memory only while it is read; a game with
-anything wrong leaves no output and is reported at its line.
-[`filter_reader`] filters one reader into any writer.
+([`filter`]); the referee ([`Check`], [`check`]) replays it with the
+rules of chess and says whether it could have happened. A game holds in
+memory only while it is read; a game with anything wrong leaves no output
+and is reported at its line. [`filter_reader`] filters one reader into
+any writer, [`check_reader`] referees one.
 */
 
 pub mod check;
@@ -82,6 +84,36 @@ pub fn filter_reader(
         Err(Failure::Write(err)) => return Err(err),
     }
     Ok(filter.any())
+}
+
+/// Referees every game of one input: each game that passes (with
+/// `config.invert`, each that fails) goes to `wtr` byte for byte, what is
+/// wrong with the others to `report`, each naming its game
+/// ([`Diagnostic::game`]). Returns how many games passed and failed.
+///
+/// A read error ends the input (the game being read is lost) and is
+/// reported as an error about the input as a whole (line 0).
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn check_reader(
+    config: &CheckConfig,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<(u64, u64)> {
+    let mut check = Check::check(config);
+    let mut lines = LineReader::new(rdr);
+    let mut out = Vec::with_capacity(OUT_BUFFER);
+    match check.lines(&mut lines, &mut out, Some(wtr), report, true) {
+        Ok(()) => {}
+        Err(Failure::Read(err)) => {
+            report.report(Diagnostic::error(0, diag::describe(&err)));
+        }
+        Err(Failure::Write(err)) => return Err(err),
+    }
+    Ok(check.counts())
 }
 
 #[cfg(test)]
