@@ -19,8 +19,8 @@ use crate::lines::{Line, LineReader};
 /// `strict`.
 ///
 /// Returns how many games passed (were written, or found right) and
-/// whether any game was read. Inputs that cannot be opened or read are
-/// reported through `msgs` and skipped.
+/// failed. Inputs that cannot be opened or read are reported through
+/// `msgs` and skipped.
 ///
 /// # Errors
 ///
@@ -32,20 +32,20 @@ pub(crate) fn run<S, F>(
     strict: bool,
     sources: Vec<Source>,
     msgs: &mut Messages,
-) -> io::Result<(u64, bool)>
+) -> io::Result<Counts>
 where
     S: Sink + Send,
     F: Fn() -> Reader<S> + Sync,
 {
     let mut wtr = output::stdout();
-    let (mut passed, mut any) = (0, false);
+    let mut counts = Counts::default();
     for source in sources {
         msgs.set_input(&source.name());
         match source.open() {
             Ok(rdr) => {
                 let mut report = Strict { strict, report: &mut *msgs };
                 let batches = par::BATCH_BYTES;
-                let (n, read) = read_input(
+                let read = read_input(
                     make,
                     threads,
                     batches,
@@ -53,14 +53,28 @@ where
                     &mut wtr,
                     &mut report,
                 )?;
-                passed += n;
-                any |= read;
+                counts.passed += read.passed;
+                counts.failed += read.failed;
             }
             Err(err) => msgs.input_error(diag::describe(&err)),
         }
     }
     wtr.flush()?;
-    Ok((passed, any))
+    Ok(counts)
+}
+
+/// How many games passed (were written, or found right) and failed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: u64,
+    pub failed: u64,
+}
+
+impl Counts {
+    /// Whether a game was read.
+    pub fn any(&self) -> bool {
+        self.passed + self.failed > 0
+    }
 }
 
 /// Diagnostics on their way to `report`, every warning made an error if
@@ -81,7 +95,7 @@ impl Report for Strict<'_> {
 
 /// Reads one input on `threads` threads, in batches of `batch_bytes` (small
 /// batches put the cuts between batches to the test): how many games
-/// passed, and whether a game was read. The output and the reports are
+/// passed and failed. The output and the reports are
 /// the same whatever the number of threads.
 ///
 /// The reading thread cuts the input into batches only before a line that
@@ -104,7 +118,7 @@ pub(crate) fn read_input<S, F>(
     rdr: impl io::Read,
     wtr: &mut impl Write,
     report: &mut dyn Report,
-) -> io::Result<(u64, bool)>
+) -> io::Result<Counts>
 where
     S: Sink + Send,
     F: Fn() -> Reader<S> + Sync,
@@ -134,15 +148,18 @@ where
         }
         Err(Failure::Write(err)) => return Err(err),
     }
-    Ok((tally.passed + reader.counts().0, tally.any || reader.any()))
+    let (passed, failed) = reader.counts();
+    Ok(Counts {
+        passed: tally.passed + passed,
+        failed: tally.games - tally.passed + failed,
+    })
 }
 
-/// What the batches read on worker threads held.
+/// What the batches read on worker threads held: how many games passed,
+/// and how many in all.
 #[derive(Default)]
 struct Tally {
     passed: u64,
-    any: bool,
-    /// How many games they held.
     games: u64,
 }
 
@@ -185,7 +202,6 @@ where
             report.report(d);
         }
         tally.passed += b.selected;
-        tally.any |= b.read_any;
         tally.games += b.records;
         wtr.write_all(&b.out)?;
         Ok(true)

@@ -12,7 +12,7 @@ use crate::kpgn::{Check, CheckConfig};
 
 /// Referees every game of `sources`, in order, an input of more than one
 /// batch of lines on `threads` threads; with `count`, prints only the
-/// number of games that pass.
+/// number of games that pass (inverted, that fail).
 ///
 /// [`Outcome::NothingSelected`] when the inputs held no game. A game that
 /// fails is reported at the line of the first thing wrong.
@@ -30,11 +30,12 @@ pub fn run(
 ) -> io::Result<Outcome> {
     let make = || Check::check(config);
     let strict = config.strict;
-    let (passed, any) = games::run(&make, threads, strict, sources, msgs)?;
+    let counts = games::run(&make, threads, strict, sources, msgs)?;
     if count {
+        let n = if config.invert { counts.failed } else { counts.passed };
         let mut wtr = output::stdout();
-        writeln!(wtr, "{passed}")?;
+        writeln!(wtr, "{n}")?;
         wtr.flush()?;
     }
-    Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
+    Ok(if counts.any() { Outcome::Done } else { Outcome::NothingSelected })
 }

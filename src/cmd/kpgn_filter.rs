@@ -31,7 +31,7 @@ pub fn run(
     msgs: &mut Messages,
 ) -> io::Result<Outcome> {
     let make = || Filter::new(config);
-    let (_, any) = games::run(&make, threads, strict, sources, msgs)?;
+    let any = games::run(&make, threads, strict, sources, msgs)?.any();
     Ok(if any { Outcome::Done } else { Outcome::NothingSelected })
 }
 
@@ -52,9 +52,9 @@ pub fn filter_batches(
     report: &mut dyn Report,
 ) -> io::Result<bool> {
     let make = || Filter::new(config);
-    let (_, any) =
+    let counts =
         games::read_input(&make, threads, batch_bytes, rdr, wtr, report)?;
-    Ok(any)
+    Ok(counts.any())
 }
 
 #[cfg(test)]
