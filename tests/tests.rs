@@ -7,6 +7,7 @@ mod util;
 mod common;
 mod csv2pbi;
 mod gbr_encode;
+mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
