@@ -484,7 +484,7 @@ struct Built {
 
 /// Who makes the move of `ply`, `first` making the first.
 fn side_of(first: Side, ply: usize) -> Side {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         first
     } else {
         first.opponent()

@@ -8,6 +8,7 @@ mod common;
 mod csv2pbi;
 mod gbr_encode;
 mod kpgn_check;
+mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
