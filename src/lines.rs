@@ -272,10 +272,56 @@ fn find_end(hay: &[u8], finder: &memmem::Finder<'_>) -> Option<usize> {
 /// its NEL and its LS. Each kind is found by a search of the whole of
 /// `bytes`, with no look at each line.
 pub fn count_line_ends(bytes: &[u8]) -> u64 {
-    let nel_ls = memchr::memchr2_iter(0x85, 0xA8, bytes)
-        .filter(|&at| ends_nel_or_ls(bytes, at))
-        .count();
-    count_lines(bytes) + nel_ls as u64
+    line_ends(bytes).count
+}
+
+/// The line ends of a block of bytes: [`line_ends`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEnds {
+    /// How many lines end in the block.
+    pub count: u64,
+    /// Whether every line end in it is an LF: it holds no CR, no NEL and
+    /// no LS.
+    pub lf_only: bool,
+}
+
+/// How many lines end in `bytes`, and whether all end with LF, as
+/// [`count_line_ends`] counts them. The LF are counted 32 bytes at a
+/// time; a NEL or LS is found by its lead byte (C2, E2), which text
+/// holds far more rarely than their last bytes (Cyrillic `х` is D1 85);
+/// the CR are counted one by one only if there is one.
+pub fn line_ends(bytes: &[u8]) -> LineEnds {
+    let nel_ls = memchr::memchr2_iter(0xC2, 0xE2, bytes)
+        .filter(|&at| {
+            let rest = &bytes[at..];
+            rest.starts_with(NEL) || rest.starts_with(LS)
+        })
+        .count() as u64;
+    if memchr::memchr(b'\r', bytes).is_some() {
+        return LineEnds {
+            count: count_lines(bytes) + nel_ls,
+            lf_only: false,
+        };
+    }
+    LineEnds { count: count_byte(bytes, b'\n') + nel_ls, lf_only: nel_ls == 0 }
+}
+
+/// How many bytes of `bytes` are `b`: 32 at a time into 32 byte-wide
+/// counters, which the compiler turns into vector compares and adds.
+fn count_byte(bytes: &[u8], b: u8) -> u64 {
+    let mut chunks = bytes.chunks_exact(32);
+    let mut n = 0;
+    // Each counter counts at most 255 chunks before it is emptied.
+    while chunks.len() > 0 {
+        let mut lanes = [0u8; 32];
+        for chunk in chunks.by_ref().take(255) {
+            for (lane, &c) in lanes.iter_mut().zip(chunk) {
+                *lane += u8::from(c == b);
+            }
+        }
+        n += lanes.iter().map(|&c| u64::from(c)).sum::<u64>();
+    }
+    n + chunks.remainder().iter().filter(|&&c| c == b).count() as u64
 }
 
 /// Whether the byte at `at`, 0x85 or 0xA8, ends a NEL or an LS (and not
@@ -812,7 +858,13 @@ mod tests {
             }
             let lines = naive(&block);
             let ended = lines.iter().filter(|(_, end)| *end != LineEnd::None);
-            assert_eq!(count_line_ends(&block), ended.count() as u64);
+            let count = ended.count() as u64;
+            let lf_only = !block.contains(&b'\r')
+                && lines.iter().all(|(_, end)| {
+                    matches!(end, LineEnd::Lf | LineEnd::None)
+                });
+            assert_eq!(count_line_ends(&block), count);
+            assert_eq!(line_ends(&block), LineEnds { count, lf_only });
             // The end of each line with an end, but for a CR at the very
             // end, which may yet be a CR LF.
             let mut at = 0;

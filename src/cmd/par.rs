@@ -18,7 +18,9 @@ those of one thread, line numbers included.
 Memory stays flat: at most two batches per worker are in flight, and
 batches are reused. The threads live as long as one input; a tool starts
 them only for an input with more than one batch of data lines, so small
-inputs never pay for them.
+inputs never pay for them. With one worker no thread is started: each
+batch is worked on and emitted on the calling thread, so that `-j1`
+reads in batches as more threads do.
 */
 
 use std::collections::VecDeque;
@@ -29,7 +31,7 @@ use std::thread;
 
 use crate::diag::Diagnostic;
 use crate::diag::Failure;
-use crate::lines::{count_line_ends, last_line_end, Line, LineReader};
+use crate::lines::{last_line_end, line_ends, Line, LineReader};
 
 /// How many bytes of lines go into one batch (a line is never split, so
 /// a batch may hold a little more).
@@ -75,6 +77,8 @@ pub struct Lines {
     bytes: Vec<u8>,
     /// The number of the first line.
     first: u64,
+    /// Whether every line ends with LF (and so none is without an end).
+    lf_only: bool,
 }
 
 impl Lines {
@@ -83,6 +87,7 @@ impl Lines {
         if self.bytes.is_empty() {
             self.first = line.number();
         }
+        self.lf_only = false;
         self.bytes.extend_from_slice(line.raw());
     }
 
@@ -98,6 +103,7 @@ impl Lines {
             // Before the take, which may copy lines and then fail.
             self.first = lines.number() + 1;
         }
+        self.lf_only = false;
         let want = size.saturating_sub(self.bytes.len());
         lines.take_lines(&mut self.bytes, want)
     }
@@ -126,6 +132,17 @@ impl Lines {
     /// The lines as read, line ends included.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// The number of the first line.
+    pub fn first(&self) -> u64 {
+        self.first
+    }
+
+    /// Whether every line is known to end with LF (so that a worker may
+    /// find the lines by their LF alone). False says nothing.
+    pub fn lf_only(&self) -> bool {
+        self.lf_only
     }
 
     /// A reader of the lines, numbered as in their input.
@@ -166,6 +183,7 @@ impl Batch {
     /// Empties the batch for reuse, keeping its memory.
     fn clear(&mut self) {
         self.lines.bytes.clear();
+        self.lines.lf_only = false;
         self.cut_short = false;
         self.out.clear();
         self.diagnostics.clear();
@@ -223,7 +241,10 @@ where
             carry.extend_from_slice(&bytes[cut..]);
             bytes.truncate(cut);
             batch.lines.first = first;
-            first += count_line_ends(bytes);
+            let ends = line_ends(bytes);
+            first += ends.count;
+            batch.lines.lf_only =
+                ends.lf_only && bytes.last().map_or(true, |&b| b == b'\n');
             let ended = !matches!(read, Ok(false));
             if ended {
                 break read.map(|_| ());
@@ -377,6 +398,17 @@ impl<W: Work> Pool<W> {
         W: 'scope,
         E: FnMut(&mut Batch) -> io::Result<bool>,
     {
+        if let (None, [worker]) = (&self.order, &mut self.idle[..]) {
+            // One worker: no thread, the batch is worked on here.
+            let mut batch = batch;
+            worker.work(&mut batch);
+            if !emit(&mut batch).map_err(Failure::Write)? {
+                return Ok(false);
+            }
+            batch.clear();
+            spare.push(batch);
+            return Ok(true);
+        }
         if let Some(mut done) = self.send(scope, batch) {
             if !emit(&mut done).map_err(Failure::Write)? {
                 return Ok(false);
