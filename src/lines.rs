@@ -87,6 +87,14 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// The line `raw`, which ends with `end`, numbered `number`, not
+    /// after a BOM: for a reader in this crate that finds lines itself.
+    #[inline]
+    pub(crate) fn new(raw: &'a [u8], end: LineEnd, number: u64) -> Line<'a> {
+        debug_assert!(raw.ends_with(end.as_bytes()));
+        Line { raw, end, number, after_bom: false }
+    }
+
     /// The line without its line end.
     #[inline]
     pub fn content(&self) -> &'a [u8] {

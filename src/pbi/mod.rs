@@ -35,6 +35,7 @@ assert!(diagnostics.is_empty());
 
 pub mod escape;
 mod record;
+pub mod scan;
 pub(crate) mod swar;
 
 pub use record::{
@@ -45,6 +46,7 @@ use crate::board::Board;
 use crate::diag::{Diagnostic, Report, Severity};
 use crate::gbr::Men;
 use crate::lines::{Line, LineEnd};
+use scan::LineScan;
 
 /// How strictly to read.
 #[derive(Clone, Copy, Debug, Default)]
@@ -140,6 +142,73 @@ impl Parser {
             && self.state == State::Data
             && line.end() != LineEnd::None
             && has_nine_fields(line.content())
+    }
+
+    /// Whether [`Parser::line`] would read `line` as a data record and
+    /// say nothing about it: then the men of its position (`None` for an
+    /// empty position). `scan` is the line's content read by
+    /// [`LineScan::read`]; `utf8` says that the caller knows the line to
+    /// be valid UTF-8 (it checked a batch of lines at once).
+    ///
+    /// This is the fast way through a line: the checks of
+    /// [`Parser::line`] (9 fields, escapes, UTF-8, subfields, position,
+    /// keymove and status) at the cost of the scan, with no split and no
+    /// record. `None` says only that the line needs [`Parser::line`],
+    /// which then tells what is wrong, if anything (it also reads the
+    /// rare lines that are fine but not of the usual shape: a blank
+    /// item, an escaped status, a line longer than the scan reads).
+    #[inline]
+    pub fn clean(
+        &self,
+        line: &Line<'_>,
+        scan: &LineScan,
+        utf8: bool,
+    ) -> Option<Clean> {
+        let content = line.content();
+        if self.state != State::Data
+            || line.end() == LineEnd::None
+            || scan.colons() != 8
+            || scan.len() != content.len()
+        {
+            return None;
+        }
+        let field = |f: Field| {
+            let (start, end) = scan.field(f as usize);
+            &content[start..end]
+        };
+        let (start, end) = scan.field(Field::UsedSource as usize);
+        let status = field(Field::Status);
+        let ok = (start == end || scan.count_pipes(start, end) == 3)
+            && items_have_4_subfields(scan, Field::References)
+            && items_have_4_subfields(scan, Field::Awards)
+            && (status.is_empty()
+                || (status.len() == 1 && b"!*+$?".contains(&status[0])))
+            && (self.version == Version::V1_2
+                || (status.is_empty() && field(Field::Keymove).is_empty()))
+            && (!scan.has_backslash() || scan.escapes_valid(content))
+            && (!scan.has_high()
+                || utf8
+                || simdutf8::basic::from_utf8(content).is_ok());
+        if !ok {
+            return None;
+        }
+        let position = field(Field::Position);
+        if position.is_empty() {
+            return Some(Clean { men: None });
+        }
+        let men = Men::scan(position)?;
+        men.check().is_ok().then_some(Clean { men: Some(men) })
+    }
+
+    /// The record of a line that [`Parser::clean`] found clean.
+    pub fn record_of<'a>(&self, line: Line<'a>, clean: &Clean) -> Record<'a> {
+        match split(line.content()) {
+            Split::Exact(fields, shape) => {
+                Record::new(line, &fields, &shape, clean.men)
+            }
+            // A clean line has exactly 8 colons.
+            _ => unreachable!("a clean line has 9 fields"),
+        }
     }
 
     /// Whether the rest of this input can be skipped: it is not PBI.
@@ -432,6 +501,38 @@ impl Parser {
         }
         keep
     }
+}
+
+/// A data line that [`Parser::clean`] found to need no diagnostic.
+#[derive(Clone, Copy, Debug)]
+pub struct Clean {
+    men: Option<Men>,
+}
+
+impl Clean {
+    /// The men of the position; `None` when it is empty.
+    pub fn men(&self) -> Option<&Men> {
+        self.men.as_ref()
+    }
+}
+
+/// Whether each item of the list `field` of a scanned line has exactly
+/// 3 pipes (4 subfields), as nearly every item has: then reading the
+/// field gives no warning. False does not say that it would.
+#[inline(always)]
+fn items_have_4_subfields(scan: &LineScan, field: Field) -> bool {
+    let (start, end) = scan.field(field as usize);
+    if start == end {
+        return true;
+    }
+    let mut from = start;
+    for at in scan.semis(start, end) {
+        if scan.count_pipes(from, at) != 3 {
+            return false;
+        }
+        from = at + 1;
+    }
+    scan.count_pipes(from, end) == 3
 }
 
 impl Version {
