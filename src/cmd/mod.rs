@@ -10,6 +10,7 @@ library uses anything here.
 | module | what |
 | --- | --- |
 | [`pbi2csv`] | `pbi2csv`: PBI records as CSV rows |
+| [`csv_row`] | pbi2csv's fast way: a row straight from a scanned line |
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
@@ -21,6 +22,7 @@ library uses anything here.
 */
 
 pub mod cli;
+pub mod csv_row;
 pub mod gbr_encode;
 pub mod input;
 pub mod kpgn_filter;
