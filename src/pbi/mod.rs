@@ -133,17 +133,6 @@ impl Parser {
         self.state == State::Data
     }
 
-    /// Whether [`Parser::line`] could give nothing but warnings for
-    /// `line`, so that a tool with no use for the record may pass it over
-    /// unread: a data line with a line end and at least 8 `:` (so neither
-    /// blank nor short), read without `--strict`.
-    pub fn could_only_warn(&self, line: &Line<'_>) -> bool {
-        !self.opts.strict
-            && self.state == State::Data
-            && line.end() != LineEnd::None
-            && has_nine_fields(line.content())
-    }
-
     /// Whether [`Parser::line`] would read `line` as a data record and
     /// say nothing about it: then the men of its position (`None` for an
     /// empty position). `scan` is the line's content read by
@@ -579,38 +568,3 @@ fn escape_shown(s: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests;
-
-/// Field `field` of the data line `line` as written, if `line` has that
-/// field.
-pub fn field_of(line: &[u8], field: Field) -> Option<&[u8]> {
-    let i = field as usize;
-    let start = match i {
-        0 => 0,
-        _ => memchr::memchr_iter(b':', line).nth(i - 1)? + 1,
-    };
-    let end = match i {
-        8 => line.len(),
-        _ => memchr::memchr(b':', &line[start..])? + start,
-    };
-    Some(&line[start..end])
-}
-
-/// Whether `line` has at least 8 `:`, so that it is split into 9 fields.
-/// Counted 16 bytes at a time into 16 byte-wide counters, which the
-/// compiler turns into vector compares and adds with no branch per `:`.
-pub fn has_nine_fields(line: &[u8]) -> bool {
-    let mut chunks = line.chunks_exact(16);
-    let mut n = 0;
-    // Each counter counts at most 255 chunks before it is emptied.
-    while chunks.len() > 0 {
-        let mut lanes = [0u8; 16];
-        for chunk in chunks.by_ref().take(255) {
-            for (lane, &b) in lanes.iter_mut().zip(chunk) {
-                *lane += u8::from(b == b':');
-            }
-        }
-        n += lanes.iter().map(|&c| usize::from(c)).sum::<usize>();
-    }
-    n += chunks.remainder().iter().filter(|&&b| b == b':').count();
-    n >= 8
-}

@@ -257,6 +257,12 @@ impl LineScan {
         (start, self.ends[f])
     }
 
+    /// The field that byte `at` is in, for a line of at least 8 colons.
+    #[inline(always)]
+    pub fn field_at(&self, at: usize) -> usize {
+        self.ends[..8].iter().filter(|&&end| end < at).count()
+    }
+
     /// Whether the line holds a `\`.
     #[inline(always)]
     pub fn has_backslash(&self) -> bool {

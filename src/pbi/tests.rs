@@ -474,44 +474,6 @@ fn every_line_end_gives_the_same_records() {
     assert_eq!(parse(&mixed).items, want);
 }
 
-#[test]
-fn fields_counted_and_found_without_the_split() {
-    // Colons at every place around the 16-byte chunks, 7, 8 and 9 of them.
-    for len in 0..80 {
-        for colons in [7, 8, 9] {
-            for start in 0..len.min(40) {
-                let mut line = vec![b'a'; len];
-                let mut at = start;
-                for _ in 0..colons {
-                    if at < len {
-                        line[at] = b':';
-                    }
-                    at += 5;
-                }
-                let naive = line.iter().filter(|&&b| b == b':').count();
-                assert_eq!(has_nine_fields(&line), naive >= 8, "{line:?}");
-                if let Split::Exact(fields, _) | Split::Extra(fields, _) =
-                    split(&line)
-                {
-                    for (i, field) in fields.iter().enumerate() {
-                        assert_eq!(
-                            field_of(&line, Field::ALL[i]),
-                            Some(*field)
-                        );
-                    }
-                } else {
-                    assert!(field_of(&line, Field::Comment).is_none());
-                }
-            }
-        }
-    }
-    let line = b"Loyd, Samuel:8/8:#2:1|CM|1858|::::!:a:b";
-    assert_eq!(field_of(line, Field::Names), Some(&b"Loyd, Samuel"[..]));
-    assert_eq!(field_of(line, Field::Status), Some(&b"!"[..]));
-    assert_eq!(field_of(line, Field::Comment), Some(&b"a:b"[..]));
-    assert_eq!(field_of(b"Loyd:8/8", Field::Stipulation), None);
-}
-
 /// The fast way agrees with the general one: a line that
 /// [`Parser::clean`] finds clean is one that [`Parser::line`] reads as a
 /// record with no diagnostic, and [`Parser::record_of`] gives the same
