@@ -250,7 +250,7 @@ impl<'c, W: Write> Table<'c, W> {
         report: &mut dyn Report,
     ) -> io::Result<()> {
         let mut scan = std::mem::take(&mut self.scan);
-        let read = self.fast && scan.read(line.content(), b',');
+        let read = self.fast && scan.read(line.content(), Some(b','));
         let src = line.content();
         let done =
             self.scanned(name, parser, line, src, &scan, read, utf8, report);
@@ -390,7 +390,7 @@ impl Work for Rows<'_> {
                 bytes,
                 first,
                 &mut scan,
-                b',',
+                Some(b','),
                 |at, line, scan, read| {
                     // Writing into a Vec cannot fail.
                     let src = &bytes[at..];
@@ -795,7 +795,7 @@ mod tests {
             &bytes,
             3,
             &mut scan,
-            b',',
+            Some(b','),
             |at, line, scan, read| {
                 assert_eq!(line.end(), LineEnd::Lf);
                 let src = &bytes[at..];

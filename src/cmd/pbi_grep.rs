@@ -414,7 +414,7 @@ impl<W: Write> Grep<'_, W> {
             let len = line.raw().len();
             let write = if reading.parser.is_reading_data() {
                 let raw = line.raw();
-                let read = scan.read(line.content(), b'"');
+                let read = scan.read(line.content(), None);
                 if reading.select(line, &scan, read, None, false, msgs) {
                     self.selected += 1;
                     if self.mode == Mode::Quiet {
@@ -728,14 +728,14 @@ impl Work for Selecting<'_> {
                 bytes,
                 first,
                 scan,
-                b'"',
+                None,
                 |at, line, s, read| {
                     each(at, line, s, read);
                 },
             );
         } else {
             batch.lines.each_at(|at, line| {
-                let read = scan.read(line.content(), b'"');
+                let read = scan.read(line.content(), None);
                 each(at, line, scan, read);
             });
         }
@@ -921,7 +921,7 @@ mod tests {
                 &bytes,
                 3,
                 &mut scan,
-                b'"',
+                None,
                 |at, line, scan, read| {
                     let content = line.content();
                     let Some(clean) = read

@@ -134,8 +134,7 @@ impl Parser {
     }
 
     /// Whether [`Parser::line`] would read `line` as a data record and
-    /// say nothing about it: then the men of its position (`None` for an
-    /// empty position). `scan` is the line's content read by
+    /// say nothing about it ([`Clean`]). `scan` is the line's content read by
     /// [`LineScan::read`]; `utf8` says that the caller knows the line to
     /// be valid UTF-8 (it checked a batch of lines at once).
     ///
@@ -181,19 +180,19 @@ impl Parser {
         if !ok {
             return None;
         }
-        let position = field(Field::Position);
-        if position.is_empty() {
-            return Some(Clean { men: None });
-        }
-        let men = Men::scan(position)?;
-        men.check().is_ok().then_some(Clean { men: Some(men) })
+        // Only checked here: the men are counted for a record that asks.
+        let (start, end) = scan.field(Field::Position as usize);
+        (start == end || Men::scan_checks_in(content, start, end))
+            .then_some(Clean)
     }
 
     /// The record of a line that [`Parser::clean`] found clean.
-    pub fn record_of<'a>(&self, line: Line<'a>, clean: &Clean) -> Record<'a> {
+    pub fn record_of<'a>(&self, line: Line<'a>, _: &Clean) -> Record<'a> {
         match split(line.content()) {
             Split::Exact(fields, shape) => {
-                Record::new(line, &fields, &shape, clean.men)
+                let position = fields[Field::Position as usize];
+                let men = Men::scan(position);
+                Record::new(line, &fields, &shape, men)
             }
             // A clean line has exactly 8 colons.
             _ => unreachable!("a clean line has 9 fields"),
@@ -494,16 +493,7 @@ impl Parser {
 
 /// A data line that [`Parser::clean`] found to need no diagnostic.
 #[derive(Clone, Copy, Debug)]
-pub struct Clean {
-    men: Option<Men>,
-}
-
-impl Clean {
-    /// The men of the position; `None` when it is empty.
-    pub fn men(&self) -> Option<&Men> {
-        self.men.as_ref()
-    }
-}
+pub struct Clean;
 
 /// Whether each item of the list `field` of a scanned line has exactly
 /// 3 pipes (4 subfields), as nearly every item has: then reading the

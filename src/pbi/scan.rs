@@ -74,24 +74,30 @@ impl LineScan {
         }
     }
 
-    /// Reads `content`, a line without its line end, noting `"` and
-    /// `also` among the quote bytes. Returns false, and notes nothing,
-    /// when the line is not shorter than [`MAX_LEN`].
+    /// Reads `content`, a line without its line end. With `Some(also)`
+    /// the quote bytes are noted too: `"` and `also` (a CSV delimiter),
+    /// where they are and which fields hold them, and which fields hold a
+    /// `;`; with `None` (a reader that writes no CSV) none of that.
+    /// Returns false, and notes nothing, when the line is not shorter
+    /// than [`MAX_LEN`].
     ///
     /// `also` must not be 0 (zeros pad the last word), LF, nor one of the
     /// bytes noted otherwise (`:`, `|`, `;`, `\`).
-    pub fn read(&mut self, content: &[u8], also: u8) -> bool {
+    pub fn read(&mut self, content: &[u8], also: Option<u8>) -> bool {
         if content.len() >= MAX_LEN {
             return false;
         }
-        debug_assert!(!b"\0\n:|;\\".contains(&also), "not a quote byte");
+        debug_assert!(also.map_or(true, |b| !b"\0\n:|;\\".contains(&b)));
         self.start(content.len());
         #[cfg(target_arch = "x86_64")]
         {
             if avx2::available() {
                 // SAFETY: the CPU has what `avx2::read` needs, and the line
                 // is short enough.
-                unsafe { avx2::read(self, content, also) };
+                match also {
+                    Some(b) => unsafe { avx2::read::<true>(self, content, b) },
+                    None => unsafe { avx2::read::<false>(self, content, 0) },
+                }
                 return true;
             }
         }
@@ -100,7 +106,7 @@ impl LineScan {
     }
 
     /// Reads the line of `bytes` that starts at `start` and ends with the
-    /// next LF, noting `also` as [`LineScan::read`] does. Returns where
+    /// next LF, with `also` as for [`LineScan::read`]. Returns where
     /// the LF is, and whether the scan read the line (not when it is not
     /// shorter than [`MAX_LEN`]); `None` when no LF follows.
     ///
@@ -112,16 +118,23 @@ impl LineScan {
         &mut self,
         bytes: &[u8],
         start: usize,
-        also: u8,
+        also: Option<u8>,
     ) -> Option<(usize, bool)> {
-        debug_assert!(!b"\0\n:|;\\".contains(&also), "not a quote byte");
+        debug_assert!(also.map_or(true, |b| !b"\0\n:|;\\".contains(&b)));
         #[cfg(target_arch = "x86_64")]
         {
             if start < bytes.len() && avx2::available() {
                 self.start(0);
                 // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
                 // `start` is in `bytes`.
-                return unsafe { avx2::read_to_lf(self, bytes, start, also) };
+                return match also {
+                    Some(b) => unsafe {
+                        avx2::read_to_lf::<true>(self, bytes, start, b)
+                    },
+                    None => unsafe {
+                        avx2::read_to_lf::<false>(self, bytes, start, 0)
+                    },
+                };
             }
         }
         let end = start + memchr::memchr(b'\n', bytes.get(start..)?)?;
@@ -142,7 +155,8 @@ impl LineScan {
 
     /// [`LineScan::read`] one byte at a time: on CPUs without AVX2, and
     /// the reference the vector reading is tested against.
-    fn read_bytes(&mut self, content: &[u8], also: u8) {
+    fn read_bytes(&mut self, content: &[u8], also: Option<u8>) {
+        let quotes = also.is_some();
         let words = content.len().div_ceil(64);
         for masks in [
             &mut self.pipes,
@@ -165,18 +179,20 @@ impl LineScan {
                 b'|' => self.pipes[word] |= bit,
                 b';' => {
                     self.semis[word] |= bit;
-                    self.semi_fields |= field;
+                    if quotes {
+                        self.semi_fields |= field;
+                    }
                 }
                 b'\\' => {
                     self.backs[word] |= bit;
                     self.back_fields |= field;
                 }
-                b'"' => {
+                b'"' if quotes => {
                     self.quotes[word] |= bit;
                     self.quote_fields |= field;
                     self.any_dquote = true;
                 }
-                _ if b == also => {
+                _ if Some(b) == also => {
                     self.quotes[word] |= bit;
                     self.quote_fields |= field;
                 }
@@ -190,7 +206,7 @@ impl LineScan {
     /// Keeps the masks of word `w` of the line, and notes its colons and
     /// the fields its quote bytes and `\` are in.
     #[inline(always)]
-    fn word(&mut self, w: usize, m: Word) {
+    fn word<const QUOTES: bool>(&mut self, w: usize, m: Word) {
         self.pipes[w] = m.pipes;
         self.semis[w] = m.semis;
         self.backs[w] = m.backs;
@@ -212,7 +228,7 @@ impl LineScan {
             self.back_fields |= field(backs.trailing_zeros());
             backs &= backs - 1;
         }
-        let mut semis = m.semis;
+        let mut semis = if QUOTES { m.semis } else { 0 };
         while semis != 0 {
             self.semi_fields |= field(semis.trailing_zeros());
             semis &= semis - 1;
@@ -410,7 +426,7 @@ pub fn each_lf_line<'a>(
     bytes: &'a [u8],
     first: u64,
     scan: &mut LineScan,
-    also: u8,
+    also: Option<u8>,
     mut each: impl FnMut(usize, Line<'a>, &LineScan, bool),
 ) {
     let mut start = 0;
@@ -535,7 +551,7 @@ mod avx2 {
     }
 
     /// The bytes compared with, and what the words so far held.
-    struct Reader {
+    struct Reader<const QUOTES: bool> {
         colon: __m256i,
         pipe: __m256i,
         semi: __m256i,
@@ -587,13 +603,13 @@ mod avx2 {
         (_mm256_or_si256(a.0, b.0), _mm256_or_si256(a.1, b.1))
     }
 
-    impl Reader {
+    impl<const QUOTES: bool> Reader<QUOTES> {
         /// # Safety
         ///
         /// The CPU must have AVX2.
         #[inline]
         #[target_feature(enable = "avx2")]
-        unsafe fn new(also: u8) -> Reader {
+        unsafe fn new(also: u8) -> Reader<QUOTES> {
             Reader {
                 colon: _mm256_set1_epi8(b':' as i8),
                 pipe: _mm256_set1_epi8(b'|' as i8),
@@ -617,13 +633,16 @@ mod avx2 {
         unsafe fn word(&self, v: V) -> (Word, V) {
             // SAFETY: the CPU has AVX2 (the caller's promise).
             unsafe {
-                let dq = eq(v, self.dquote);
+                let dq = if QUOTES { eq(v, self.dquote) } else { v };
                 let word = Word {
                     colons: bits(eq(v, self.colon)),
                     pipes: bits(eq(v, self.pipe)),
                     semis: bits(eq(v, self.semi)),
                     backs: bits(eq(v, self.back)),
-                    quotes: bits(or(dq, eq(v, self.other))),
+                    quotes: match QUOTES {
+                        true => bits(or(dq, eq(v, self.other))),
+                        false => 0,
+                    },
                 };
                 (word, dq)
             }
@@ -655,8 +674,12 @@ mod avx2 {
                 let (word, dq) = self.word(v);
                 self.highs =
                     _mm256_or_si256(self.highs, _mm256_or_si256(v.0, v.1));
-                self.dquotes =
-                    _mm256_or_si256(self.dquotes, _mm256_or_si256(dq.0, dq.1));
+                if QUOTES {
+                    self.dquotes = _mm256_or_si256(
+                        self.dquotes,
+                        _mm256_or_si256(dq.0, dq.1),
+                    );
+                }
                 word
             }
         }
@@ -675,7 +698,9 @@ mod avx2 {
             unsafe {
                 let (word, dq) = self.word(v);
                 scan.high |= bits(v) & keep != 0;
-                scan.any_dquote |= bits(dq) & keep != 0;
+                if QUOTES {
+                    scan.any_dquote |= bits(dq) & keep != 0;
+                }
                 word.first(n)
             }
         }
@@ -729,14 +754,18 @@ mod avx2 {
     /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]); `content`
     /// is shorter than [`MAX_LEN`].
     #[target_feature(enable = "avx2,popcnt,bmi1")]
-    pub(super) unsafe fn read(scan: &mut LineScan, content: &[u8], also: u8) {
+    pub(super) unsafe fn read<const QUOTES: bool>(
+        scan: &mut LineScan,
+        content: &[u8],
+        also: u8,
+    ) {
         let len = content.len();
         // SAFETY (of every call below): the CPU has AVX2.
-        let mut r = unsafe { Reader::new(also) };
+        let mut r = unsafe { Reader::<QUOTES>::new(also) };
         let mut base = 0;
         while base + 64 <= len {
             let m = unsafe { r.full(load(content, base)) };
-            scan.word(base / 64, m);
+            scan.word::<QUOTES>(base / 64, m);
             base += 64;
         }
         if base < len {
@@ -749,7 +778,7 @@ mod avx2 {
                 // Zeros are not special, nor high.
                 unsafe { r.full(load(content, 0)) }
             };
-            scan.word(base / 64, m);
+            scan.word::<QUOTES>(base / 64, m);
         }
         unsafe { r.finish(scan) };
     }
@@ -762,14 +791,14 @@ mod avx2 {
     /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]);
     /// `start < bytes.len()`.
     #[target_feature(enable = "avx2,popcnt,bmi1")]
-    pub(super) unsafe fn read_to_lf(
+    pub(super) unsafe fn read_to_lf<const QUOTES: bool>(
         scan: &mut LineScan,
         bytes: &[u8],
         start: usize,
         also: u8,
     ) -> Option<(usize, bool)> {
         // SAFETY (of every call below): the CPU has AVX2.
-        let mut r = unsafe { Reader::new(also) };
+        let mut r = unsafe { Reader::<QUOTES>::new(also) };
         let mut at = start;
         let mut w = 0;
         while at < bytes.len() && w < MAX_LEN / 64 {
@@ -777,12 +806,12 @@ mod avx2 {
             if let Some(n) = unsafe { r.lf(v) } {
                 scan.len = at - start + n as usize;
                 let m = unsafe { r.last(v, n, scan) };
-                scan.word(w, m);
+                scan.word::<QUOTES>(w, m);
                 unsafe { r.finish(scan) };
                 return Some((at + n as usize, true));
             }
             let m = unsafe { r.full(v) };
-            scan.word(w, m);
+            scan.word::<QUOTES>(w, m);
             at += 64;
             w += 1;
         }
@@ -838,7 +867,7 @@ mod tests {
         for len in (0..=300).chain([MAX_LEN - 2, MAX_LEN - 1]) {
             for round in 0..30 {
                 let line = random_line(&mut rng, len);
-                let also = if round % 2 == 0 { b',' } else { b'\t' };
+                let also = [Some(b','), Some(b'\t'), None][round % 3];
                 let mut fast = LineScan::new();
                 let mut slow = LineScan::new();
                 assert!(fast.read(&line, also));
@@ -847,7 +876,7 @@ mod tests {
                 assert_eq!(summary(&fast), summary(&slow), "{line:?}");
             }
         }
-        assert!(!LineScan::new().read(&[b'a'; MAX_LEN], b','));
+        assert!(!LineScan::new().read(&[b'a'; MAX_LEN], Some(b',')));
     }
 
     /// Lines found by their LF in a block of lines, read as they are
@@ -876,11 +905,11 @@ mod tests {
                 &block,
                 first,
                 &mut scan,
-                b',',
+                Some(b','),
                 |_, line, scan, read| {
                     let content = line.content().to_vec();
                     let mut alone = LineScan::new();
-                    let whole = alone.read(&content, b',');
+                    let whole = alone.read(&content, Some(b','));
                     assert_eq!(read, whole);
                     if read {
                         assert_eq!(
@@ -906,7 +935,7 @@ mod tests {
             let line: Vec<u8> =
                 (0..len).map(|_| b"|;\\\"a:"[rng.below(6)]).collect();
             let mut scan = LineScan::new();
-            scan.read(&line, b',');
+            scan.read(&line, Some(b','));
             for _ in 0..50 {
                 let a = rng.below(len + 1);
                 let b = a + rng.below(len + 1 - a);

@@ -500,7 +500,7 @@ fn clean_lines_are_read_as_the_general_way_reads_them() {
                 raw.push(b'\n');
                 let line = Line::new(&raw, LineEnd::Lf, n + 3);
                 total += 1;
-                if !scan.read(line.content(), b',') {
+                if !scan.read(line.content(), Some(b',')) {
                     continue;
                 }
                 for utf8 in [false, true] {
