@@ -171,6 +171,25 @@ impl Men {
         Men::scan_bytes(s)
     }
 
+    /// [`Men::scan`] of `hay[start..end]`: faster when `hay` goes on
+    /// after the board (the rest of a line, or of a block of lines),
+    /// which is read but does not count.
+    ///
+    /// # Panics
+    ///
+    /// When `start..end` is not in `hay`.
+    #[inline]
+    pub fn scan_in(hay: &[u8], start: usize, end: usize) -> Option<Men> {
+        let len = hay[start..end].len();
+        #[cfg(target_arch = "x86_64")]
+        if len <= 64 && avx2::available() {
+            // SAFETY: the CPU has AVX2 and POPCNT, the board is short
+            // enough and in `hay`.
+            return unsafe { avx2::scan_in::<true>(hay, start, len) };
+        }
+        Men::scan_bytes(&hay[start..end])
+    }
+
     /// Whether `s` is a board that [`Men::scan`] reads and whose men pass
     /// [`Men::check`]: what a reader that only checks a position needs,
     /// for less than the counting of every kind.
@@ -266,6 +285,16 @@ impl Men {
     /// as `9`.
     #[inline]
     pub fn write_code(&self, out: &mut Vec<u8>) -> bool {
+        let mut code = [0; 7];
+        let nine = self.code_into(&mut code);
+        out.extend_from_slice(&code);
+        nine
+    }
+
+    /// The material code `QRBN.PP` in the first 7 bytes of `out`, as
+    /// [`Men::write_code`] writes it. Returns whether a digit is 9.
+    #[inline]
+    pub fn code_into(&self, out: &mut [u8]) -> bool {
         let [w, b] = self.counts;
         let digit =
             |k: usize| DIGITS[w[k].min(3) as usize][b[k].min(3) as usize];
@@ -278,7 +307,7 @@ impl Men {
             b'0' + w[Kind::Pawn as usize].min(9),
             b'0' + b[Kind::Pawn as usize].min(9),
         ];
-        out.extend_from_slice(&code);
+        out[..7].copy_from_slice(&code);
         code[..4].contains(&b'9')
     }
 }
@@ -872,6 +901,24 @@ fn side_token(s: &[u8]) -> ToMove {
     }
 }
 
+/// Reads the line of `hay` that starts at `start` and ends with an LF,
+/// when it is of the usual shape for a material code: a board (of up to
+/// 63 bytes) that starts the line and parses, ended by a blank or the
+/// LF. Returns where the LF is and the board's men, read in one pass with
+/// AVX2; `None` for any other line (a blank one, one with no LF, one
+/// whose board is longer or does not parse), or without AVX2: then read
+/// the line the general way, which says what is wrong with it.
+#[inline]
+pub fn code_line(hay: &[u8], start: usize) -> Option<(usize, Men)> {
+    #[cfg(target_arch = "x86_64")]
+    if start < hay.len() && avx2::available() {
+        // SAFETY: the CPU has AVX2 and POPCNT, and `start` is in `hay`.
+        return unsafe { avx2::code_line(hay, start) };
+    }
+    let _ = (hay, start);
+    None
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
@@ -880,8 +927,8 @@ mod avx2 {
         _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_epi8,
         _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8,
         _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_slli_si256, _mm256_srli_epi16,
-        _mm256_sub_epi8,
+        _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_slli_si256,
+        _mm256_srli_epi16, _mm256_sub_epi8,
     };
 
     use super::Men;
@@ -892,12 +939,6 @@ mod avx2 {
         use std::arch::is_x86_feature_detected as has;
         has!("avx2") && has!("popcnt")
     }
-
-    /// The letters of the men, White's then Black's, in [`Kind`] order
-    /// (Q R B N P K), with `S` as a second knight letter last.
-    ///
-    /// [`Kind`]: crate::board::Kind
-    const LETTERS: [[u8; 7]; 2] = [*b"QRBNPKS", *b"qrbnpks"];
 
     /// [`Men::scan`] of a board of up to 64 bytes, read at once: every
     /// byte must be a man's letter, a digit 1-8 or `/`; there must be 7
@@ -943,25 +984,68 @@ mod avx2 {
         len: usize,
     ) -> Option<Men> {
         debug_assert!(len <= 64 && start + len <= hay.len());
+        // SAFETY: the CPU has AVX2 (the caller's promise).
+        unsafe { men_of::<FULL>(load(hay, start), len) }
+    }
+
+    /// The bytes of `v` equal to those of `b`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn eq_in(v: [__m256i; 2], b: __m256i) -> [__m256i; 2] {
+        [_mm256_cmpeq_epi8(v[0], b), _mm256_cmpeq_epi8(v[1], b)]
+    }
+
+    /// 64 bytes of `hay` from `start`, zeros past its end.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2; `start <= hay.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn load(hay: &[u8], start: usize) -> [__m256i; 2] {
         let mut buf = [0u8; 64];
         let from = match hay.get(start..start + 64) {
             Some(bytes) => bytes.as_ptr(),
             None => {
-                buf[..len].copy_from_slice(&hay[start..start + len]);
+                let rest = &hay[start..];
+                buf[..rest.len()].copy_from_slice(rest);
                 buf.as_ptr()
             }
         };
-        // SAFETY: `from` points at 64 bytes, and `INSIDE` at 64 from
-        // `64 - len`; the loads have no alignment requirement.
+        // SAFETY: `from` points at 64 bytes; the loads have no alignment
+        // requirement.
+        unsafe {
+            [
+                _mm256_loadu_si256(from.cast()),
+                _mm256_loadu_si256(from.add(32).cast()),
+            ]
+        }
+    }
+
+    /// [`scan`] of the first `len` bytes of the 64 in `raw`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `len` is at
+    /// most 64.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn men_of<const FULL: bool>(
+        raw: [__m256i; 2],
+        len: usize,
+    ) -> Option<Men> {
+        // SAFETY: `INSIDE` has 64 bytes from `64 - len`; the loads have
+        // no alignment requirement.
         let v = unsafe {
             let inside = INSIDE.as_ptr().add(64 - len);
             [
+                _mm256_and_si256(raw[0], _mm256_loadu_si256(inside.cast())),
                 _mm256_and_si256(
-                    _mm256_loadu_si256(from.cast()),
-                    _mm256_loadu_si256(inside.cast()),
-                ),
-                _mm256_and_si256(
-                    _mm256_loadu_si256(from.add(32).cast()),
+                    raw[1],
                     _mm256_loadu_si256(inside.add(32).cast()),
                 ),
             ]
@@ -1064,25 +1148,92 @@ mod avx2 {
         if slash & !at_zero != 0 {
             return None;
         }
-        let mut men = Men::default();
-        let count = |b: u8| {
+        // Each letter upper-cased, and a bit for each lower-case one: a
+        // man's kind, and whether it is Black's.
+        let upper = [
+            _mm256_and_si256(v[0], set(0xdf)),
+            _mm256_and_si256(v[1], set(0xdf)),
+        ];
+        let black =
+            bits([_mm256_slli_epi16::<2>(v[0]), _mm256_slli_epi16::<2>(v[1])]);
+        let kind = |b: u8| {
             let b = set(b);
-            bits([_mm256_cmpeq_epi8(v[0], b), _mm256_cmpeq_epi8(v[1], b)])
-                .count_ones() as u8
+            bits([
+                _mm256_cmpeq_epi8(upper[0], b),
+                _mm256_cmpeq_epi8(upper[1], b),
+            ])
         };
-        for (side, letters) in LETTERS.iter().enumerate() {
-            let counts = &mut men.counts[side];
-            if FULL {
-                for k in 0..6 {
-                    counts[k] = count(letters[k]);
+        let mut men = Men::default();
+        let mut put = |k: usize, of: u64| {
+            men.counts[0][k] = (of & !black).count_ones() as u8;
+            men.counts[1][k] = (of & black).count_ones() as u8;
+        };
+        if FULL {
+            put(0, kind(b'Q'));
+            put(1, kind(b'R'));
+            put(2, kind(b'B'));
+            put(3, kind(b'N') | kind(b'S'));
+        }
+        put(4, kind(b'P'));
+        put(5, kind(b'K'));
+        Some(men)
+    }
+
+    /// [`super::code_line`] with AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `start <
+    /// hay.len()`.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn code_line(
+        hay: &[u8],
+        start: usize,
+    ) -> Option<(usize, Men)> {
+        // SAFETY (of the calls below): the CPU has AVX2 and POPCNT.
+        let raw = unsafe { load(hay, start) };
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let bits = |m: [__m256i; 2]| {
+            let lo = _mm256_movemask_epi8(m[0]) as u32;
+            let hi = _mm256_movemask_epi8(m[1]) as u32;
+            u64::from(lo) | u64::from(hi) << 32
+        };
+        let eq = |b: u8| {
+            [
+                _mm256_cmpeq_epi8(raw[0], set(b)),
+                _mm256_cmpeq_epi8(raw[1], set(b)),
+            ]
+        };
+        let lf = bits(eq(b'\n'));
+        let blank = bits(eq(b' ')) | bits(eq(b'\t'));
+        // The board ends at the first blank or at the line's end, and
+        // starts the line (else the line is not of the usual shape).
+        let stop = blank | lf;
+        if stop & 1 != 0 || stop == 0 {
+            return None;
+        }
+        let len = stop.trailing_zeros() as usize;
+        if start + len >= hay.len() {
+            return None;
+        }
+        let mut end = start + lf.trailing_zeros() as usize;
+        if lf == 0 {
+            // A longer line: its LF 64 bytes at a time.
+            let mut at = start + 64;
+            loop {
+                if at >= hay.len() {
+                    return None;
                 }
-                counts[3] += count(letters[6]);
-            } else {
-                counts[4] = count(letters[4]);
-                counts[5] = count(letters[5]);
+                let lf = bits(unsafe { eq_in(load(hay, at), set(b'\n')) });
+                if lf != 0 {
+                    end = at + lf.trailing_zeros() as usize;
+                    break;
+                }
+                at += 64;
             }
         }
-        Some(men)
+        let men = unsafe { men_of::<true>(raw, len) }?;
+        Some((end, men))
     }
 }
 
@@ -1475,6 +1626,8 @@ mod tests {
             );
             let in_place = Men::scan_checks_in(&hay, start, start + fen.len());
             assert_eq!(in_place, checks, "{}", fen.escape_ascii());
+            let in_place = Men::scan_in(&hay, start, start + fen.len());
+            assert_eq!(in_place, want, "{}", fen.escape_ascii());
             valid += usize::from(want.is_some());
         }
         assert!(valid > 15_000, "{valid}");
