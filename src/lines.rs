@@ -299,6 +299,17 @@ pub struct LineEnds {
 /// holds far more rarely than their last bytes (Cyrillic `х` is D1 85);
 /// the CR are counted one by one only if there is one.
 pub fn line_ends(bytes: &[u8]) -> LineEnds {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { avx2::line_ends(bytes) };
+    }
+    line_ends_by_search(bytes)
+}
+
+/// [`line_ends`] by a search for each kind: without AVX2, and the
+/// reference the vector counting is tested against.
+fn line_ends_by_search(bytes: &[u8]) -> LineEnds {
     let nel_ls = memchr::memchr2_iter(0xC2, 0xE2, bytes)
         .filter(|&at| {
             let rest = &bytes[at..];
@@ -312,6 +323,93 @@ pub fn line_ends(bytes: &[u8]) -> LineEnds {
         };
     }
     LineEnds { count: count_byte(bytes, b'\n') + nel_ls, lf_only: nel_ls == 0 }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_extract_epi64, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_sad_epu8,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sub_epi8,
+    };
+
+    use super::{LineEnds, LS, NEL};
+
+    /// [`super::line_ends`] 32 bytes at a time: the LF are counted in
+    /// byte-wide counters; a block that holds a CR or a lead byte of NEL
+    /// or LS (C2, E2; rare in text, unlike their last bytes) is looked at
+    /// byte by byte for those.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn line_ends(bytes: &[u8]) -> LineEnds {
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let (lf, cr, c2, e2) = (set(b'\n'), set(b'\r'), set(0xC2), set(0xE2));
+        let zero = _mm256_setzero_si256();
+        let mut count = 0u64;
+        let (mut crs, mut nel_ls) = (false, 0u64);
+        let mut chunks = bytes.chunks_exact(32);
+        let mut at = 0;
+        while chunks.len() > 0 {
+            // Each counter counts at most 255 blocks before it is emptied.
+            let mut lanes = zero;
+            for chunk in chunks.by_ref().take(255) {
+                // SAFETY: `chunk` has 32 bytes; no alignment is needed.
+                let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+                lanes = _mm256_sub_epi8(lanes, _mm256_cmpeq_epi8(v, lf));
+                let rare = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(v, cr),
+                    _mm256_or_si256(
+                        _mm256_cmpeq_epi8(v, c2),
+                        _mm256_cmpeq_epi8(v, e2),
+                    ),
+                );
+                let mut rare = _mm256_movemask_epi8(rare) as u32;
+                while rare != 0 {
+                    let i = at + rare.trailing_zeros() as usize;
+                    rare &= rare - 1;
+                    let rest = &bytes[i..];
+                    match bytes[i] {
+                        b'\r' => {
+                            crs = true;
+                            // A CR LF is counted by its LF.
+                            nel_ls += u64::from(rest.get(1) != Some(&b'\n'));
+                        }
+                        _ => {
+                            let end =
+                                rest.starts_with(NEL) || rest.starts_with(LS);
+                            nel_ls += u64::from(end);
+                        }
+                    }
+                }
+                at += 32;
+            }
+            let sums = _mm256_sad_epu8(lanes, zero);
+            count += (_mm256_extract_epi64::<0>(sums)
+                + _mm256_extract_epi64::<1>(sums)
+                + _mm256_extract_epi64::<2>(sums)
+                + _mm256_extract_epi64::<3>(sums)) as u64;
+        }
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            let rest = &bytes[at + i..];
+            match b {
+                b'\n' => count += 1,
+                b'\r' => {
+                    crs = true;
+                    nel_ls += u64::from(rest.get(1) != Some(&b'\n'));
+                }
+                0xC2 | 0xE2 => {
+                    nel_ls += u64::from(
+                        rest.starts_with(NEL) || rest.starts_with(LS),
+                    );
+                }
+                _ => {}
+            }
+        }
+        LineEnds { count: count + nel_ls, lf_only: !crs && nel_ls == 0 }
+    }
 }
 
 /// How many bytes of `bytes` are `b`: 32 at a time into 32 byte-wide
@@ -873,6 +971,15 @@ mod tests {
                 });
             assert_eq!(count_line_ends(&block), count);
             assert_eq!(line_ends(&block), LineEnds { count, lf_only });
+            assert_eq!(
+                line_ends_by_search(&block),
+                LineEnds { count, lf_only }
+            );
+            // Long blocks: past the 255 blocks of 32 a counter holds.
+            if len % 8 == 0 {
+                let long = block.repeat(9000 / (block.len() + 1) + 1);
+                assert_eq!(line_ends(&long), line_ends_by_search(&long));
+            }
             // The end of each line with an end, but for a CR at the very
             // end, which may yet be a CR LF.
             let mut at = 0;

@@ -102,6 +102,7 @@ pub(crate) fn pbi_line(rng: &mut Rng) -> Vec<u8> {
         "\\xff",
         "tab\there",
         "after S. Loyd",
+        "cr\\x0D",
     ];
     // Half the lines take only from the first, usual, entries of each
     // list (the first 3), so that many are clean.

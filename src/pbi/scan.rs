@@ -359,6 +359,13 @@ impl LineScan {
         Bits::new(&self.pipes, start, end)
     }
 
+    /// Where the `\` in bytes `start..end` are, in order.
+    #[inline(always)]
+    pub fn backs(&self, start: usize, end: usize) -> Bits<'_> {
+        let end = if self.has_backslash() { end } else { start };
+        Bits::new(&self.backs, start, end)
+    }
+
     /// Where the `\` in the line are, in order.
     #[inline(always)]
     pub fn backslashes(&self) -> Bits<'_> {
