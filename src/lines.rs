@@ -484,6 +484,8 @@ pub struct LineReader<R> {
     scan: usize,
     eof: bool,
     number: u64,
+    /// How many bytes were read from the input.
+    read: u64,
     started: bool,
     bom: bool,
     crlf_finder: CrLfFinder,
@@ -511,6 +513,7 @@ impl<R: Read> LineReader<R> {
             scan: 0,
             eof: false,
             number: 0,
+            read: 0,
             started: false,
             bom: false,
             crlf_finder: CrLfFinder::new(),
@@ -530,6 +533,13 @@ impl<R: Read> LineReader<R> {
         lines.started = true;
         lines.number = first.saturating_sub(1);
         lines
+    }
+
+    /// How many bytes of the input the reader has lent as lines (and a
+    /// skipped BOM) or handed over ([`LineReader::read_rest`]): where the
+    /// rest of the input starts.
+    pub fn consumed(&self) -> u64 {
+        self.read - (self.end - self.pos) as u64
     }
 
     /// The number of the last line lent (0 before the first).
@@ -638,6 +648,7 @@ impl<R: Read> LineReader<R> {
         }
         out.reserve(max);
         let n = (&mut self.rdr).take(max as u64).read_to_end(out)?;
+        self.read += n as u64;
         // `read_to_end` stops early only where the reader ends.
         self.eof = n < max;
         Ok(self.eof)
@@ -784,7 +795,10 @@ impl<R: Read> LineReader<R> {
         loop {
             match self.rdr.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    self.end += n;
+                    self.read += n as u64;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
@@ -802,6 +816,7 @@ impl LineReader<io::Empty> {
     pub fn in_place(bytes: Vec<u8>, first: u64) -> LineReader<io::Empty> {
         let mut lines = LineReader::with_capacity(0, io::empty());
         lines.end = bytes.len();
+        lines.read = bytes.len() as u64;
         lines.buf = bytes;
         lines.eof = true;
         lines.started = true;
@@ -951,6 +966,34 @@ mod tests {
         }
         assert_eq!(find_end(b"\x85\xa8", &nel), None);
         assert_eq!(find_end(b"\xe2\x80", &ls), None);
+    }
+
+    /// Where the rest of an input starts, after lines read through
+    /// buffers of every size.
+    #[test]
+    fn consumed_is_where_the_rest_starts() {
+        let mut rng = Rng::new(14);
+        for round in 0..2000 {
+            let len = rng.below(200);
+            let input = awkward(&mut rng, len);
+            let capacity = 1 + round % 70;
+            let mut lines = LineReader::with_capacity(capacity, &input[..]);
+            let mut taken = 0;
+            for _ in 0..rng.below(6) {
+                let Some(line) = lines.next_line().unwrap() else { break };
+                taken += line.raw().len();
+            }
+            if taken > 0 {
+                let bom = if lines.had_bom() { BOM.len() } else { 0 };
+                let consumed = (bom + taken) as u64;
+                assert_eq!(lines.consumed(), consumed, "{input:?}");
+            }
+            let mut rest = vec![];
+            while !lines.read_rest(&mut rest, 1 + round % 5).unwrap() {}
+            let bom = if lines.had_bom() { BOM.len() } else { 0 };
+            assert_eq!(bom + taken + rest.len(), input.len());
+            assert_eq!(lines.consumed(), input.len() as u64);
+        }
     }
 
     #[test]

@@ -46,26 +46,26 @@ pub fn write<W: Write>(
     let (quotes, backs) = (scan.quote_fields(), scan.back_fields());
     let out = wtr.raw_row();
     let mut row = Row { out, src, scan, scratch, quotes, backs };
+    let plain = row.plain();
     let mut f = 0;
     while f < 9 {
-        if f > 0 {
-            row.out.byte(b',');
-        }
-        if !row.plain(f) {
+        if plain & 1 << f == 0 {
             row.field(f);
+            if f < 8 {
+                row.out.byte(b',');
+            }
             f += 1;
             continue;
         }
-        // A run of plain fields is copied at once, and the colons
-        // between them (and the used source's pipes) become commas.
-        let mut last = f;
-        while last < 8 && row.plain(last + 1) {
-            last += 1;
-        }
+        // A run of plain fields is copied at once with the colon after
+        // it, and the colons (and the used source's pipes) become
+        // commas.
+        let last = f + (plain >> f).trailing_ones() as usize - 1;
         let start = scan.field(f).0;
+        let end = scan.field(last).1 + usize::from(last < 8);
         let at = row.out.len();
-        row.out.span(src, start, scan.field(last).1);
-        for g in f..last {
+        row.out.span(src, start, end);
+        for g in f..last.min(7) + 1 {
             row.out.set(at + scan.field(g).1 - start, b',');
         }
         if (f..=last).contains(&USED) {
@@ -96,27 +96,33 @@ struct Row<'r> {
 }
 
 impl Row<'_> {
-    /// Whether field `f` is written as it stands, with nothing to quote,
-    /// decode, trim or join, and (the used source) its pipes made into
-    /// delimiters.
+    /// A bit for each field written as it stands, with nothing to
+    /// quote, decode, trim or join, and (the used source, when not empty)
+    /// its pipes made into delimiters.
     #[inline(always)]
-    fn plain(&self, f: usize) -> bool {
-        let special = (self.quotes | self.backs) & 1 << f != 0;
-        if special {
-            return false;
+    fn plain(&self) -> u16 {
+        const LISTS: u16 = 1 | 1 << 4 | 1 << 5;
+        let blank = |b: u8| b == b' ' || b == b'\t';
+        let semis = self.scan.semi_fields() & LISTS;
+        let mut plain = !(self.quotes | self.backs | semis);
+        let (start, end) = self.scan.field(USED);
+        if start == end {
+            plain &= !(1 << USED);
         }
-        let (start, end) = self.scan.field(f);
-        match f {
-            USED => start < end,
-            0 | 4 | 5 => {
-                let blank = |b: u8| b == b' ' || b == b'\t';
-                self.scan.semi_fields() & 1 << f == 0
-                    && (start == end
-                        || !(blank(self.src[start])
-                            || blank(self.src[end - 1])))
+        // A list item with a blank to trim: at either end of the field
+        // (with no `;`, the field is its one item).
+        let mut lists = plain & LISTS;
+        while lists != 0 {
+            let f = lists.trailing_zeros() as usize;
+            lists &= lists - 1;
+            let (start, end) = self.scan.field(f);
+            if start < end
+                && (blank(self.src[start]) || blank(self.src[end - 1]))
+            {
+                plain &= !(1 << f);
             }
-            _ => true,
         }
+        plain & 0x1ff
     }
 
     /// Field `f`, not plain, written as its columns.

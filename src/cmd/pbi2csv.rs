@@ -5,6 +5,7 @@
 //! are decoded into one reused scratch buffer, so a row allocates nothing.
 
 use std::fmt;
+use std::fs::File;
 use std::io::{self, Read, Write};
 
 use crate::board::Board;
@@ -168,8 +169,8 @@ pub fn run<W: Write>(
     if config.header {
         table.header()?;
     }
-    input::read_all(sources, msgs, |name, lines, msgs| {
-        table.input(name, lines, msgs)
+    input::read_all(sources, msgs, |name, lines, file, msgs| {
+        table.input(name, lines, file, msgs)
     })?;
     table.wtr.flush()
 }
@@ -213,6 +214,7 @@ impl<'c, W: Write> Table<'c, W> {
         &mut self,
         name: &str,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let opts = pbi::Options { strict: self.config.strict };
@@ -230,7 +232,7 @@ impl<'c, W: Write> Table<'c, W> {
             if parser.is_reading_data() {
                 data += len;
                 if data >= par::BATCH_BYTES {
-                    return self.parallel(name, &parser, lines, msgs);
+                    return self.parallel(name, &parser, lines, file, msgs);
                 }
             }
         }
@@ -296,6 +298,7 @@ impl<'c, W: Write> Table<'c, W> {
         name: &str,
         parser: &Parser,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let workers = (0..self.config.threads)
@@ -308,7 +311,7 @@ impl<'c, W: Write> Table<'c, W> {
                 name,
             })
             .collect();
-        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
+        par::run_file_lines(lines, file, workers, par::BATCH_BYTES, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }

@@ -21,6 +21,7 @@
 //! and comment lines of the first PBI input as read, then each selected
 //! data line byte for byte with its own line end.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
@@ -375,7 +376,9 @@ pub fn run<W: Write>(
         header: false,
         selected: 0,
     };
-    input::read_all(sources, msgs, |_, lines, msgs| grep.input(lines, msgs))?;
+    input::read_all(sources, msgs, |_, lines, file, msgs| {
+        grep.input(lines, file, msgs)
+    })?;
     if mode == Mode::Count {
         writeln!(grep.out, "{}", grep.selected)?;
     }
@@ -398,6 +401,7 @@ impl<W: Write> Grep<'_, W> {
     fn input(
         &mut self,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         // Only the first PBI input's header is written.
@@ -448,7 +452,7 @@ impl<W: Write> Grep<'_, W> {
             if reading.parser.is_reading_data() {
                 data += len;
                 if data >= par::BATCH_BYTES {
-                    return self.parallel(&reading.parser, lines, msgs);
+                    return self.parallel(&reading.parser, lines, file, msgs);
                 }
             }
         }
@@ -462,6 +466,7 @@ impl<W: Write> Grep<'_, W> {
         &mut self,
         parser: &Parser,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let workers = (0..self.threads)
@@ -474,7 +479,7 @@ impl<W: Write> Grep<'_, W> {
                 scan: LineScan::new(),
             })
             .collect();
-        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
+        par::run_file_lines(lines, file, workers, par::BATCH_BYTES, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }
