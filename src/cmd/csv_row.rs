@@ -180,15 +180,54 @@ impl Row<'_> {
     #[inline(always)]
     fn text(&mut self, field: Field, (start, end): (usize, usize)) {
         if self.back(field, start, end) {
-            self.scratch.clear();
-            escape::decode_into(&self.src[start..end], self.scratch);
-            self.decoded(field, start, end);
+            self.escaped(field, start, end);
         } else if self.quote(field, start, end) {
             self.out.byte(b'"');
             self.out.span(self.src, start, end);
             self.out.byte(b'"');
         } else {
             self.out.span(self.src, start, end);
+        }
+    }
+
+    /// `start..end` of `field`, which holds escapes, decoded as it is
+    /// copied: the spans between the escapes as they stand, each escape
+    /// as its character (the scan says where they are, and a clean
+    /// line's are all `\xHH`). Quoted as [`Row::decoded`] says; an escape
+    /// of `"` goes that way too.
+    #[inline(always)]
+    fn escaped(&mut self, field: Field, start: usize, end: usize) {
+        let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+        let mut quoted = self.quote(field, start, end);
+        for at in self.scan.backs(start, end) {
+            match hex(self.src[at + 2]) << 4 | hex(self.src[at + 3]) {
+                b'"' => {
+                    self.scratch.clear();
+                    escape::decode_into(&self.src[start..end], self.scratch);
+                    return self.out.checked(self.scratch, b',');
+                }
+                b',' | b'\n' | b'\r' => quoted = true,
+                _ => {}
+            }
+        }
+        if quoted {
+            self.out.byte(b'"');
+        }
+        let mut from = start;
+        for at in self.scan.backs(start, end) {
+            self.out.span(self.src, from, at);
+            let code = hex(self.src[at + 2]) << 4 | hex(self.src[at + 3]);
+            if code < 0x80 {
+                self.out.byte(code);
+            } else {
+                self.out.byte(0xC0 | code >> 6);
+                self.out.byte(0x80 | (code & 0x3F));
+            }
+            from = at + 4;
+        }
+        self.out.span(self.src, from, end);
+        if quoted {
+            self.out.byte(b'"');
         }
     }
 
