@@ -34,7 +34,8 @@ pub fn can_write(scan: &LineScan) -> bool {
 /// # Errors
 ///
 /// The error of writing out the writer's full buffer.
-#[inline]
+// Not inlined: it keeps the row one stage in a profile (bench/stages.sh).
+#[inline(never)]
 pub fn write<W: Write>(
     wtr: &mut CsvWriter<W>,
     src: &[u8],

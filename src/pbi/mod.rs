@@ -145,7 +145,9 @@ impl Parser {
     /// which then tells what is wrong, if anything (it also reads the
     /// rare lines that are fine but not of the usual shape: a blank
     /// item, an escaped status, a line longer than the scan reads).
-    #[inline]
+    // Not inlined: one call per line is little beside its work, and it
+    // keeps the checks one stage in a profile (bench/stages.sh).
+    #[inline(never)]
     pub fn clean(
         &self,
         line: &Line<'_>,
