@@ -503,17 +503,7 @@ pub struct Clean;
 #[inline(always)]
 fn items_have_4_subfields(scan: &LineScan, field: Field) -> bool {
     let (start, end) = scan.field(field as usize);
-    if start == end {
-        return true;
-    }
-    let mut from = start;
-    for at in scan.semis(start, end) {
-        if scan.count_pipes(from, at) != 3 {
-            return false;
-        }
-        from = at + 1;
-    }
-    scan.count_pipes(from, end) == 3
+    start == end || scan.items_hold_3_pipes(start, end)
 }
 
 impl Version {

@@ -347,6 +347,42 @@ impl LineScan {
         count(&self.pipes, start, end)
     }
 
+    /// Whether every `;`-separated item of bytes `start..end` (not
+    /// empty) holds exactly 3 pipes: one pass over the words of the
+    /// range, the pipes of each item counted between its semicolons.
+    #[inline]
+    pub fn items_hold_3_pipes(&self, start: usize, end: usize) -> bool {
+        debug_assert!(start < end);
+        let (first, last) = (start / 64, (end - 1) / 64);
+        // Pipes in the item so far.
+        let mut n = 0;
+        for w in first..=last {
+            let mut range = !0u64;
+            if w == first {
+                range &= from_bit(start % 64);
+            }
+            if w == last {
+                range &= to_bit((end - 1) % 64);
+            }
+            let pipes = self.pipes[w] & range;
+            let mut semis = self.semis[w] & range;
+            // The pipes of this word not yet counted.
+            let mut left = pipes;
+            while semis != 0 {
+                let before = (semis & semis.wrapping_neg()) - 1;
+                n += (left & before).count_ones();
+                if n != 3 {
+                    return false;
+                }
+                n = 0;
+                left &= !before;
+                semis &= semis - 1;
+            }
+            n += left.count_ones();
+        }
+        n == 3
+    }
+
     /// Where the `;` in bytes `start..end` are, in order.
     #[inline(always)]
     pub fn semis(&self, start: usize, end: usize) -> Bits<'_> {
@@ -934,6 +970,38 @@ mod tests {
         }
     }
 
+    /// Lists of items of 2 to 4 pipes, at every offset across the words.
+    #[test]
+    fn items_of_3_pipes_are_told_across_words() {
+        let mut rng = Rng::new(29);
+        for _ in 0..20_000 {
+            let mut line: Vec<u8> =
+                (0..rng.below(130)).map(|_| b'a').collect();
+            let start = line.len();
+            let items = 1 + rng.below(6);
+            for i in 0..items {
+                if i > 0 {
+                    line.push(b';');
+                }
+                let pipes =
+                    if rng.below(8) == 0 { 2 + 2 * rng.below(2) } else { 3 };
+                for _ in 0..pipes {
+                    line.extend((0..rng.below(20)).map(|_| b'x'));
+                    line.push(b'|');
+                }
+                line.extend((0..rng.below(20)).map(|_| b'y'));
+            }
+            let end = line.len();
+            line.extend((0..rng.below(40)).map(|_| b"|;a"[rng.below(3)]));
+            let mut scan = LineScan::new();
+            assert!(scan.read(&line, None));
+            let want = line[start..end]
+                .split(|&c| c == b';')
+                .all(|item| item.iter().filter(|&&c| c == b'|').count() == 3);
+            assert_eq!(scan.items_hold_3_pipes(start, end), want, "{line:?}");
+        }
+    }
+
     #[test]
     fn ranges_agree_with_byte_loops() {
         let mut rng = Rng::new(19);
@@ -957,6 +1025,16 @@ mod tests {
                 assert_eq!(scan.count_pipes(a, b) as usize, at(b'|').len());
                 assert_eq!(scan.semis(a, b).collect::<Vec<_>>(), at(b';'));
                 assert_eq!(scan.pipes(a, b).collect::<Vec<_>>(), at(b'|'));
+                if a < b {
+                    let want = part.split(|&c| c == b';').all(|item| {
+                        item.iter().filter(|&&c| c == b'|').count() == 3
+                    });
+                    assert_eq!(
+                        scan.items_hold_3_pipes(a, b),
+                        want,
+                        "{part:?}"
+                    );
+                }
             }
             let backs: Vec<usize> =
                 (0..len).filter(|&i| line[i] == b'\\').collect();
