@@ -85,6 +85,10 @@ pub struct Lines {
     first: u64,
     /// Whether every line ends with LF (and so none is without an end).
     lf_only: bool,
+    /// Whether the line ends are left for the worker to count
+    /// ([`Lines::settle`]), and then how many there are.
+    deferred: bool,
+    count: u64,
 }
 
 impl Lines {
@@ -112,6 +116,19 @@ impl Lines {
         self.lf_only = false;
         let want = size.saturating_sub(self.bytes.len());
         lines.take_lines(&mut self.bytes, want)
+    }
+
+    /// Counts the line ends of lines the reading thread left uncounted
+    /// (numbered from 1 until they are emitted, when their diagnostics
+    /// are numbered as in the input), on the worker's thread.
+    fn settle(&mut self) {
+        if self.deferred {
+            let ends = line_ends(self.bytes());
+            let last_lf = self.bytes().last().map_or(true, |&b| b == b'\n');
+            self.lf_only = ends.lf_only && last_lf;
+            self.count = ends.count;
+            self.first = 1;
+        }
     }
 
     /// Copies mapped lines into the batch's own buffer, for the readers
@@ -211,6 +228,7 @@ impl Batch {
             self.lines.mapped = None;
         }
         self.lines.lf_only = false;
+        self.lines.deferred = false;
         self.cut_short = false;
         self.out.clear();
         self.diagnostics.clear();
@@ -222,6 +240,13 @@ impl Batch {
 pub trait Work: Send {
     /// Reads the lines of `batch` and fills its output fields.
     fn work(&mut self, batch: &mut Batch);
+}
+
+/// Has `worker` work on `batch`, its line ends counted first if the
+/// reading thread left them.
+fn work_on<W: Work>(worker: &mut W, batch: &mut Batch) {
+    batch.lines.settle();
+    worker.work(batch);
 }
 
 /// [`run`] for records of one line each, where a batch may end after any
@@ -309,6 +334,7 @@ where
 pub fn run_file_lines<R, W, E>(
     lines: &mut LineReader<R>,
     file: Option<&File>,
+    numbers: Numbers,
     workers: Vec<W>,
     batch_bytes: usize,
     emit: E,
@@ -328,19 +354,37 @@ where
             let mut from = map::Windows::new(file, start, size);
             // The first window mapped, or reading goes the usual way.
             if let Ok(Some(range)) = from.next_batch(batch_bytes.max(1)) {
-                return run_mapped(
-                    from,
-                    range,
-                    first,
-                    workers,
-                    batch_bytes,
-                    emit,
-                );
+                let read = Mapped { windows: from, range, first, numbers };
+                return run_mapped(read, workers, batch_bytes, emit);
             }
         }
     }
     let _ = file;
     run_lines(lines, workers, batch_bytes, emit)
+}
+
+/// Who counts a mapped batch's line ends, which number its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// The reading thread, before the batch goes to a worker: the worker
+    /// sees each line numbered as in its input (for a tool that writes
+    /// the numbers out).
+    Reader,
+    /// The worker: it sees the lines numbered from 1, and the numbers of
+    /// the batch's diagnostics are made those of the input as the batch
+    /// is emitted. The reading thread then only maps the file.
+    Worker,
+}
+
+/// Where [`run_mapped`] starts.
+#[cfg(unix)]
+struct Mapped<'f> {
+    windows: map::Windows<'f>,
+    /// The first batch, cut already.
+    range: Range<usize>,
+    /// The number of its first line.
+    first: u64,
+    numbers: Numbers,
 }
 
 /// The window size: a number of batches of the default size.
@@ -350,17 +394,28 @@ const WINDOW: usize = 4 * BATCH_BYTES;
 /// [`run_file_lines`] once the file is known to be mappable.
 #[cfg(unix)]
 fn run_mapped<W, E>(
-    mut windows: map::Windows<'_>,
-    range: Range<usize>,
-    mut first: u64,
+    read: Mapped<'_>,
     workers: Vec<W>,
     batch_bytes: usize,
-    mut emit: E,
+    mut user_emit: E,
 ) -> Result<(), Failure>
 where
     W: Work,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
+    let Mapped { mut windows, range, mut first, numbers } = read;
+    // The number of the next emitted batch's first line, for batches
+    // whose workers numbered their lines from 1.
+    let mut base = first;
+    let mut emit = |batch: &mut Batch| {
+        if batch.lines.deferred {
+            for d in &mut batch.diagnostics {
+                d.line += base - 1;
+            }
+            base += batch.lines.count;
+        }
+        user_emit(batch)
+    };
     let batch_bytes = batch_bytes.max(1);
     thread::scope(|scope| {
         let mut pool = Pool { idle: workers, order: None };
@@ -389,11 +444,15 @@ where
             let mut next = spare.pop().unwrap_or_default();
             let window = windows.current();
             let bytes = &window.bytes()[range.clone()];
-            next.lines.first = first;
-            let ends = line_ends(bytes);
-            first += ends.count;
-            next.lines.lf_only =
-                ends.lf_only && bytes.last().map_or(true, |&b| b == b'\n');
+            if numbers == Numbers::Reader {
+                next.lines.first = first;
+                let ends = line_ends(bytes);
+                first += ends.count;
+                next.lines.lf_only =
+                    ends.lf_only && bytes.last().map_or(true, |&b| b == b'\n');
+            } else {
+                next.lines.deferred = true;
+            }
             next.lines.mapped = Some((window, range));
             if let Some(full) = batch.replace(next) {
                 if !pool.pass(scope, full, &mut spare, &mut emit)? {
@@ -694,7 +753,7 @@ impl<W: Work> Pool<W> {
         if let (None, [worker]) = (&self.order, &mut self.idle[..]) {
             // One worker: no thread, the batch is worked on here.
             let mut batch = batch;
-            worker.work(&mut batch);
+            work_on(worker, &mut batch);
             if !emit(&mut batch).map_err(Failure::Write)? {
                 return Ok(false);
             }
@@ -769,7 +828,7 @@ impl<W: Work> Pool<W> {
     {
         match (&self.order, self.idle.first_mut()) {
             (None, Some(worker)) => {
-                worker.work(&mut batch);
+                work_on(worker, &mut batch);
                 Some(batch)
             }
             _ => self.send(scope, batch),
@@ -827,7 +886,7 @@ impl Order {
                 // for it instead of for the queue.
                 let next = queue.lock().map(|queue| queue.recv());
                 let Ok(Ok((place, mut batch))) = next else { break };
-                worker.work(&mut batch);
+                work_on(&mut worker, &mut batch);
                 if done.send((place, batch)).is_err() {
                     break;
                 }
@@ -988,7 +1047,7 @@ mod tests {
         let dir = std::env::temp_dir()
             .join(format!("chesspipe-mapped-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        for round in 0..12 {
+        for round in 0..18 {
             let len = [100, 3000, 600_000][round % 3];
             let mut input: Vec<u8> = (0..len)
                 .flat_map(|_| BYTES[rng.below(BYTES.len())])
@@ -1018,9 +1077,12 @@ mod tests {
             let threads = 1 + round % 3;
             let workers = (0..threads).map(|_| Upper).collect();
             let batch_bytes = [1, 100, 70_000][round % 3];
+            // Numbered by the reading thread or by the workers.
+            let numbers = [Numbers::Reader, Numbers::Worker][round % 2];
             run_file_lines(
                 &mut lines,
                 Some(&file),
+                numbers,
                 workers,
                 batch_bytes,
                 |b| {

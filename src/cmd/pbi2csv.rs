@@ -175,6 +175,9 @@ pub fn run<W: Write>(
     table.wtr.flush()
 }
 
+/// The size of a batch of lines for the workers.
+const BATCH: usize = par::BATCH_BYTES;
+
 /// The writer and its scratch space.
 struct Table<'c, W: Write> {
     config: &'c Config,
@@ -311,7 +314,13 @@ impl<'c, W: Write> Table<'c, W> {
                 name,
             })
             .collect();
-        par::run_file_lines(lines, file, workers, par::BATCH_BYTES, |batch| {
+        // The `line` column writes the lines' numbers out: the reading
+        // thread must know them; else the workers count.
+        let numbers = match self.config.columns.contains(&Column::Line) {
+            true => par::Numbers::Reader,
+            false => par::Numbers::Worker,
+        };
+        par::run_file_lines(lines, file, numbers, workers, BATCH, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }

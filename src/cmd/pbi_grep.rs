@@ -479,7 +479,8 @@ impl<W: Write> Grep<'_, W> {
                 scan: LineScan::new(),
             })
             .collect();
-        par::run_file_lines(lines, file, workers, par::BATCH_BYTES, |batch| {
+        let (numbers, size) = (par::Numbers::Worker, par::BATCH_BYTES);
+        par::run_file_lines(lines, file, numbers, workers, size, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }
