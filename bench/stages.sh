@@ -53,7 +53,7 @@ import os, re, sys
 res, mb = sys.argv[1], sys.argv[2]
 # The stages: (label, pattern of the function whose inclusive cost it is).
 STAGES = [
-    ("line ends counted (reading thread)", r"chesspipe::lines::line_ends$"),
+    ("line ends counted", r"chesspipe::lines::line_ends$"),
     ("UTF-8 checked, a batch at once", r"simdutf8::.*validate_utf8_basic"),
     ("lines scanned into masks", r"chesspipe::pbi::scan::avx2::read_to_lf"),
     ("line checks (fields, escapes, subfields, status)", r"chesspipe::pbi::Parser::clean$"),
