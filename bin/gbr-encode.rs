@@ -25,6 +25,8 @@ Options:
   -p, --prefix         Write the code, a tab, then the input line
   -d, --decode         Read codes in any form and write what they stand
                        for (KRB-KNN, a FEN board, kings and verdict)
+  -j, --threads NUM    Threads for a large input of positions or codes
+                       [default: one per core]
 ";
 
 fn main() -> ExitCode {
@@ -54,6 +56,9 @@ fn parse(
             Long("result") => args.result = Some(parser.value()?),
             Short('p') | Long("prefix") => args.prefix = true,
             Short('d') | Long("decode") => args.decode = true,
+            Short('j') | Long("threads") => {
+                args.threads = Some(parser.value()?.string()?);
+            }
             Value(file) => args.files.push(file),
             _ => return Err(arg.unexpected()),
         }

@@ -158,8 +158,71 @@ impl Men {
     /// the bad bytes in 8-bit lanes, and in the top bits of the second
     /// sum the squares covered in the current rank, which must be 8 at
     /// each slash.
+    ///
+    /// On a CPU with AVX2 a board of up to 64 bytes (nearly all) is read
+    /// 64 bytes at once instead ([`avx2::scan`]).
     #[inline]
     pub fn scan(s: &[u8]) -> Option<Men> {
+        #[cfg(target_arch = "x86_64")]
+        if s.len() <= 64 && avx2::available() {
+            // SAFETY: the CPU has AVX2 and POPCNT, and `s` is short enough.
+            return unsafe { avx2::scan::<true>(s) };
+        }
+        Men::scan_bytes(s)
+    }
+
+    /// [`Men::scan`] of `hay[start..end]`: faster when `hay` goes on
+    /// after the board (the rest of a line, or of a block of lines),
+    /// which is read but does not count.
+    ///
+    /// # Panics
+    ///
+    /// When `start..end` is not in `hay`.
+    #[inline]
+    pub fn scan_in(hay: &[u8], start: usize, end: usize) -> Option<Men> {
+        let len = hay[start..end].len();
+        #[cfg(target_arch = "x86_64")]
+        if len <= 64 && avx2::available() {
+            // SAFETY: the CPU has AVX2 and POPCNT, the board is short
+            // enough and in `hay`.
+            return unsafe { avx2::scan_in::<true>(hay, start, len) };
+        }
+        Men::scan_bytes(&hay[start..end])
+    }
+
+    /// Whether `s` is a board that [`Men::scan`] reads and whose men pass
+    /// [`Men::check`]: what a reader that only checks a position needs,
+    /// for less than the counting of every kind.
+    #[inline]
+    pub fn scan_checks(s: &[u8]) -> bool {
+        Men::scan_checks_in(s, 0, s.len())
+    }
+
+    /// [`Men::scan_checks`] of `hay[start..end]`: faster when `hay` goes
+    /// on after the board (the rest of a line), which is read but does
+    /// not count.
+    ///
+    /// # Panics
+    ///
+    /// When `start..end` is not in `hay`.
+    #[inline]
+    pub fn scan_checks_in(hay: &[u8], start: usize, end: usize) -> bool {
+        let len = hay[start..end].len();
+        #[cfg(target_arch = "x86_64")]
+        if len <= 64 && avx2::available() {
+            // SAFETY: the CPU has AVX2 and POPCNT, the board is short
+            // enough and in `hay`.
+            return unsafe { avx2::scan_in::<false>(hay, start, len) }
+                .is_some_and(|men| men.check().is_ok());
+        }
+        Men::scan_bytes(&hay[start..end])
+            .is_some_and(|men| men.check().is_ok())
+    }
+
+    /// [`Men::scan`] one byte at a time: for longer boards, CPUs without
+    /// AVX2, and the reference the vector reading is tested against.
+    #[inline]
+    fn scan_bytes(s: &[u8]) -> Option<Men> {
         if s.len() > LONGEST_BOARD {
             return None;
         }
@@ -222,6 +285,16 @@ impl Men {
     /// as `9`.
     #[inline]
     pub fn write_code(&self, out: &mut Vec<u8>) -> bool {
+        let mut code = [0; 7];
+        let nine = self.code_into(&mut code);
+        out.extend_from_slice(&code);
+        nine
+    }
+
+    /// The material code `QRBN.PP` in the first 7 bytes of `out`, as
+    /// [`Men::write_code`] writes it. Returns whether a digit is 9.
+    #[inline]
+    pub fn code_into(&self, out: &mut [u8]) -> bool {
         let [w, b] = self.counts;
         let digit =
             |k: usize| DIGITS[w[k].min(3) as usize][b[k].min(3) as usize];
@@ -234,7 +307,7 @@ impl Men {
             b'0' + w[Kind::Pawn as usize].min(9),
             b'0' + b[Kind::Pawn as usize].min(9),
         ];
-        out.extend_from_slice(&code);
+        out[..7].copy_from_slice(&code);
         code[..4].contains(&b'9')
     }
 }
@@ -830,6 +903,342 @@ fn side_token(s: &[u8]) -> ToMove {
     }
 }
 
+/// Reads the line of `hay` that starts at `start` and ends with an LF,
+/// when it is of the usual shape for a material code: a board (of up to
+/// 63 bytes) that starts the line and parses, ended by a blank or the
+/// LF. Returns where the LF is and the board's men, read in one pass with
+/// AVX2; `None` for any other line (a blank one, one with no LF, one
+/// whose board is longer or does not parse), or without AVX2: then read
+/// the line the general way, which says what is wrong with it.
+#[inline]
+pub fn code_line(hay: &[u8], start: usize) -> Option<(usize, Men)> {
+    #[cfg(target_arch = "x86_64")]
+    if start < hay.len() && avx2::available() {
+        // SAFETY: the CPU has AVX2 and POPCNT, and `start` is in `hay`.
+        return unsafe { avx2::code_line(hay, start) };
+    }
+    let _ = (hay, start);
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256,
+        _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+        _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_sad_epu8,
+        _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_slli_si256,
+        _mm256_srli_epi16, _mm256_sub_epi8,
+    };
+
+    use super::Men;
+
+    /// Whether the CPU has what [`scan`] needs (std caches the answer).
+    #[inline(always)]
+    pub(super) fn available() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("popcnt")
+    }
+
+    /// [`Men::scan`] of a board of up to 64 bytes, read at once: every
+    /// byte must be a man's letter, a digit 1-8 or `/`; there must be 7
+    /// slashes, 64 squares in all, and none of the 7 running sums of
+    /// squares at a slash other than 8 a rank (the running sum, with 8
+    /// taken off at each slash, is 0 there). With `FULL` false, only the
+    /// kings and pawns are counted (the other counts are 0).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `s` is at most
+    /// 64 bytes.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn scan<const FULL: bool>(s: &[u8]) -> Option<Men> {
+        // SAFETY: the caller's promises.
+        unsafe { scan_in::<FULL>(s, 0, s.len()) }
+    }
+
+    /// 64 bytes of 0xFF, then 64 of 0: from `64 - n` on, a mask of the
+    /// first `n` of 64 bytes.
+    static INSIDE: [u8; 128] = {
+        let mut t = [0u8; 128];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = 0xff;
+            i += 1;
+        }
+        t
+    };
+
+    /// [`scan`] of `hay[start..start + len]`, read in place (with the
+    /// bytes after it, which do not count) when `hay` has 64 bytes from
+    /// `start`: no copy.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `len` is at
+    /// most 64, and `start + len` at most `hay.len()`.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn scan_in<const FULL: bool>(
+        hay: &[u8],
+        start: usize,
+        len: usize,
+    ) -> Option<Men> {
+        debug_assert!(len <= 64 && start + len <= hay.len());
+        // SAFETY: the CPU has AVX2 (the caller's promise).
+        unsafe { men_of::<FULL>(load(hay, start), len) }
+    }
+
+    /// The bytes of `v` equal to those of `b`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn eq_in(v: [__m256i; 2], b: __m256i) -> [__m256i; 2] {
+        [_mm256_cmpeq_epi8(v[0], b), _mm256_cmpeq_epi8(v[1], b)]
+    }
+
+    /// 64 bytes of `hay` from `start`, zeros past its end.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2; `start <= hay.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn load(hay: &[u8], start: usize) -> [__m256i; 2] {
+        let mut buf = [0u8; 64];
+        let from = match hay.get(start..start + 64) {
+            Some(bytes) => bytes.as_ptr(),
+            None => {
+                let rest = &hay[start..];
+                buf[..rest.len()].copy_from_slice(rest);
+                buf.as_ptr()
+            }
+        };
+        // SAFETY: `from` points at 64 bytes; the loads have no alignment
+        // requirement.
+        unsafe {
+            [
+                _mm256_loadu_si256(from.cast()),
+                _mm256_loadu_si256(from.add(32).cast()),
+            ]
+        }
+    }
+
+    /// [`scan`] of the first `len` bytes of the 64 in `raw`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `len` is at
+    /// most 64.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn men_of<const FULL: bool>(
+        raw: [__m256i; 2],
+        len: usize,
+    ) -> Option<Men> {
+        // SAFETY: `INSIDE` has 64 bytes from `64 - len`; the loads have
+        // no alignment requirement.
+        let v = unsafe {
+            let inside = INSIDE.as_ptr().add(64 - len);
+            [
+                _mm256_and_si256(raw[0], _mm256_loadu_si256(inside.cast())),
+                _mm256_and_si256(
+                    raw[1],
+                    _mm256_loadu_si256(inside.add(32).cast()),
+                ),
+            ]
+        };
+        let within = if len == 64 { !0u64 } else { (1u64 << len) - 1 };
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let bits = |m: [__m256i; 2]| {
+            let lo = _mm256_movemask_epi8(m[0]) as u32;
+            let hi = _mm256_movemask_epi8(m[1]) as u32;
+            u64::from(lo) | u64::from(hi) << 32
+        };
+        // A letter of a man: by its two nibbles, high 4 or 6 with low 2,
+        // B or E (B K N), high 5 or 7 with low 0-3 (P Q R S).
+        let lo_nibbles = _mm256_setr_epi8(
+            2, 2, 3, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, //
+            2, 2, 3, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0,
+        );
+        let hi_nibbles = _mm256_setr_epi8(
+            0, 0, 0, 0, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, //
+            0, 0, 0, 0, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0,
+        );
+        let low4 = set(0x0f);
+        let zero = _mm256_setzero_si256();
+        let mut letters = [zero; 2];
+        let mut digits = [zero; 2];
+        let mut slashes = [zero; 2];
+        let mut values = [zero; 2];
+        for i in 0..2 {
+            let x = v[i];
+            let lo =
+                _mm256_shuffle_epi8(lo_nibbles, _mm256_and_si256(x, low4));
+            let hi = _mm256_shuffle_epi8(
+                hi_nibbles,
+                _mm256_and_si256(_mm256_srli_epi16(x, 4), low4),
+            );
+            letters[i] = _mm256_andnot_si256(
+                _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), zero),
+                set(0xff),
+            );
+            // Signed compares: a byte of 0x80 or more is below both.
+            digits[i] = _mm256_and_si256(
+                _mm256_cmpgt_epi8(x, set(b'0')),
+                _mm256_cmpgt_epi8(set(b'9'), x),
+            );
+            slashes[i] = _mm256_cmpeq_epi8(x, set(b'/'));
+            // Squares: a digit's value, 1 for a man; 0 elsewhere.
+            values[i] = _mm256_or_si256(
+                _mm256_and_si256(digits[i], _mm256_sub_epi8(x, set(b'0'))),
+                _mm256_and_si256(letters[i], set(1)),
+            );
+        }
+        let (letter, digit, slash) =
+            (bits(letters), bits(digits), bits(slashes));
+        if (letter | digit | slash) & within != within
+            || slash.count_ones() != 7
+        {
+            return None;
+        }
+        // 64 squares in all: the sums of 8-byte groups, exact.
+        let sums = _mm256_add_epi64(
+            _mm256_sad_epu8(values[0], zero),
+            _mm256_sad_epu8(values[1], zero),
+        );
+        let total = _mm256_extract_epi64::<0>(sums)
+            + _mm256_extract_epi64::<1>(sums)
+            + _mm256_extract_epi64::<2>(sums)
+            + _mm256_extract_epi64::<3>(sums);
+        if total != 64 {
+            return None;
+        }
+        // With 64 squares in all, no running sum leaves -56..64: bytes
+        // do not wrap. Each slash takes 8 off.
+        let mut run = [zero; 2];
+        for i in 0..2 {
+            let mut x = _mm256_sub_epi8(
+                values[i],
+                _mm256_and_si256(slashes[i], set(8)),
+            );
+            x = _mm256_add_epi8(x, _mm256_slli_si256::<1>(x));
+            x = _mm256_add_epi8(x, _mm256_slli_si256::<2>(x));
+            x = _mm256_add_epi8(x, _mm256_slli_si256::<4>(x));
+            x = _mm256_add_epi8(x, _mm256_slli_si256::<8>(x));
+            // Each 16-byte half summed; the high half gets the low one's
+            // last sum.
+            let low_last = _mm256_shuffle_epi8(
+                _mm256_permute2x128_si256::<0x08>(x, x),
+                set(15),
+            );
+            run[i] = _mm256_add_epi8(x, low_last);
+        }
+        let carry = _mm256_shuffle_epi8(
+            _mm256_permute2x128_si256::<0x11>(run[0], run[0]),
+            set(15),
+        );
+        run[1] = _mm256_add_epi8(run[1], carry);
+        let at_zero = bits([
+            _mm256_cmpeq_epi8(run[0], zero),
+            _mm256_cmpeq_epi8(run[1], zero),
+        ]);
+        if slash & !at_zero != 0 {
+            return None;
+        }
+        // Each letter upper-cased, and a bit for each lower-case one: a
+        // man's kind, and whether it is Black's.
+        let upper = [
+            _mm256_and_si256(v[0], set(0xdf)),
+            _mm256_and_si256(v[1], set(0xdf)),
+        ];
+        let black =
+            bits([_mm256_slli_epi16::<2>(v[0]), _mm256_slli_epi16::<2>(v[1])]);
+        let kind = |b: u8| {
+            let b = set(b);
+            bits([
+                _mm256_cmpeq_epi8(upper[0], b),
+                _mm256_cmpeq_epi8(upper[1], b),
+            ])
+        };
+        let mut men = Men::default();
+        let mut put = |k: usize, of: u64| {
+            men.counts[0][k] = (of & !black).count_ones() as u8;
+            men.counts[1][k] = (of & black).count_ones() as u8;
+        };
+        if FULL {
+            put(0, kind(b'Q'));
+            put(1, kind(b'R'));
+            put(2, kind(b'B'));
+            put(3, kind(b'N') | kind(b'S'));
+        }
+        put(4, kind(b'P'));
+        put(5, kind(b'K'));
+        Some(men)
+    }
+
+    /// [`super::code_line`] with AVX2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and POPCNT ([`available`]); `start <
+    /// hay.len()`.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub(super) unsafe fn code_line(
+        hay: &[u8],
+        start: usize,
+    ) -> Option<(usize, Men)> {
+        // SAFETY (of the calls below): the CPU has AVX2 and POPCNT.
+        let raw = unsafe { load(hay, start) };
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let bits = |m: [__m256i; 2]| {
+            let lo = _mm256_movemask_epi8(m[0]) as u32;
+            let hi = _mm256_movemask_epi8(m[1]) as u32;
+            u64::from(lo) | u64::from(hi) << 32
+        };
+        let eq = |b: u8| {
+            [
+                _mm256_cmpeq_epi8(raw[0], set(b)),
+                _mm256_cmpeq_epi8(raw[1], set(b)),
+            ]
+        };
+        let lf = bits(eq(b'\n'));
+        let blank = bits(eq(b' ')) | bits(eq(b'\t'));
+        // The board ends at the first blank or at the line's end, and
+        // starts the line (else the line is not of the usual shape).
+        let stop = blank | lf;
+        if stop & 1 != 0 || stop == 0 {
+            return None;
+        }
+        let len = stop.trailing_zeros() as usize;
+        if start + len >= hay.len() {
+            return None;
+        }
+        let mut end = start + lf.trailing_zeros() as usize;
+        if lf == 0 {
+            // A longer line: its LF 64 bytes at a time.
+            let mut at = start + 64;
+            loop {
+                if at >= hay.len() {
+                    return None;
+                }
+                let lf = bits(unsafe { eq_in(load(hay, at), set(b'\n')) });
+                if lf != 0 {
+                    end = at + lf.trailing_zeros() as usize;
+                    break;
+                }
+                at += 64;
+            }
+        }
+        let men = unsafe { men_of::<true>(raw, len) }?;
+        Some((end, men))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1164,6 +1573,68 @@ mod tests {
                 "{s}"
             );
         }
+    }
+
+    /// The vector reading of a board agrees with the byte by byte one,
+    /// at every length up to 64 and past it, on boards near and far from
+    /// valid ones; and [`Men::scan_checks`] with [`Men::check`].
+    #[test]
+    fn vector_scan_agrees_with_the_bytes() {
+        const BYTES: &[u8] = b"/12345678/09KQRBNSPkqrbnsp x/\x80\xff@[{";
+        let mut rng = Rng::new(13);
+        let mut valid = 0;
+        for round in 0..60_000 {
+            let mut fen = match round % 3 {
+                0 => random_board(&mut rng).fen().into_bytes(),
+                // Long boards: 1111... ranks.
+                1 => {
+                    let mut f = random_board(&mut rng).fen().into_bytes();
+                    while f.len() < 60 + rng.below(10) {
+                        let at = rng.below(f.len());
+                        if f[at].is_ascii_digit() && f[at] > b'1' {
+                            let d = f[at] - b'0';
+                            f.splice(at..=at, [b'1', b'0' + d - 1]);
+                        } else {
+                            break;
+                        }
+                    }
+                    f
+                }
+                _ => (0..rng.below(70))
+                    .map(|_| BYTES[rng.below(BYTES.len())])
+                    .collect(),
+            };
+            for _ in 0..rng.below(2) {
+                let at = rng.below(fen.len() + 1);
+                fen.insert(at, BYTES[rng.below(BYTES.len())]);
+            }
+            let want = Men::scan_bytes(&fen);
+            assert_eq!(Men::scan(&fen), want, "{}", fen.escape_ascii());
+            let checks = want.is_some_and(|m| m.check().is_ok());
+            assert_eq!(
+                Men::scan_checks(&fen),
+                checks,
+                "{}",
+                fen.escape_ascii()
+            );
+            // In place, with bytes of all kinds around it.
+            let mut hay: Vec<u8> = (0..rng.below(5))
+                .map(|_| BYTES[rng.below(BYTES.len())])
+                .collect();
+            let start = hay.len();
+            hay.extend_from_slice(&fen);
+            hay.extend(
+                (0..rng.below(80)).map(|_| BYTES[rng.below(BYTES.len())]),
+            );
+            let in_place = Men::scan_checks_in(&hay, start, start + fen.len());
+            assert_eq!(in_place, checks, "{}", fen.escape_ascii());
+            let in_place = Men::scan_in(&hay, start, start + fen.len());
+            assert_eq!(in_place, want, "{}", fen.escape_ascii());
+            valid += usize::from(want.is_some());
+        }
+        assert!(valid > 15_000, "{valid}");
+        let long = b"11111111/11111111/11111111/11111111/11111111/11111111/11111111/K1k11111";
+        assert!(long.len() > 64 && Men::scan(long).is_some());
     }
 
     #[test]

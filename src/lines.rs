@@ -87,6 +87,14 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// The line `raw`, which ends with `end`, numbered `number`, not
+    /// after a BOM: for a reader in this crate that finds lines itself.
+    #[inline]
+    pub(crate) fn new(raw: &'a [u8], end: LineEnd, number: u64) -> Line<'a> {
+        debug_assert!(raw.ends_with(end.as_bytes()));
+        Line { raw, end, number, after_bom: false }
+    }
+
     /// The line without its line end.
     #[inline]
     pub fn content(&self) -> &'a [u8] {
@@ -272,10 +280,154 @@ fn find_end(hay: &[u8], finder: &memmem::Finder<'_>) -> Option<usize> {
 /// its NEL and its LS. Each kind is found by a search of the whole of
 /// `bytes`, with no look at each line.
 pub fn count_line_ends(bytes: &[u8]) -> u64 {
-    let nel_ls = memchr::memchr2_iter(0x85, 0xA8, bytes)
-        .filter(|&at| ends_nel_or_ls(bytes, at))
-        .count();
-    count_lines(bytes) + nel_ls as u64
+    line_ends(bytes).count
+}
+
+/// The line ends of a block of bytes: [`line_ends`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEnds {
+    /// How many lines end in the block.
+    pub count: u64,
+    /// Whether every line end in it is an LF: it holds no CR, no NEL and
+    /// no LS.
+    pub lf_only: bool,
+}
+
+/// How many lines end in `bytes`, and whether all end with LF, as
+/// [`count_line_ends`] counts them. The LF are counted 32 bytes at a
+/// time; a NEL or LS is found by its lead byte (C2, E2), which text
+/// holds far more rarely than their last bytes (Cyrillic `х` is D1 85);
+/// the CR are counted one by one only if there is one.
+pub fn line_ends(bytes: &[u8]) -> LineEnds {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { avx2::line_ends(bytes) };
+    }
+    line_ends_by_search(bytes)
+}
+
+/// [`line_ends`] by a search for each kind: without AVX2, and the
+/// reference the vector counting is tested against.
+fn line_ends_by_search(bytes: &[u8]) -> LineEnds {
+    let nel_ls = memchr::memchr2_iter(0xC2, 0xE2, bytes)
+        .filter(|&at| {
+            let rest = &bytes[at..];
+            rest.starts_with(NEL) || rest.starts_with(LS)
+        })
+        .count() as u64;
+    if memchr::memchr(b'\r', bytes).is_some() {
+        return LineEnds {
+            count: count_lines(bytes) + nel_ls,
+            lf_only: false,
+        };
+    }
+    LineEnds { count: count_byte(bytes, b'\n') + nel_ls, lf_only: nel_ls == 0 }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_extract_epi64, _mm256_loadu_si256,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_sad_epu8,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sub_epi8,
+    };
+
+    use super::{LineEnds, LS, NEL};
+
+    /// [`super::line_ends`] 32 bytes at a time: the LF are counted in
+    /// byte-wide counters; a block that holds a CR or a lead byte of NEL
+    /// or LS (C2, E2; rare in text, unlike their last bytes) is looked at
+    /// byte by byte for those.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn line_ends(bytes: &[u8]) -> LineEnds {
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let (lf, cr, c2, e2) = (set(b'\n'), set(b'\r'), set(0xC2), set(0xE2));
+        let zero = _mm256_setzero_si256();
+        let mut count = 0u64;
+        let (mut crs, mut nel_ls) = (false, 0u64);
+        let mut chunks = bytes.chunks_exact(32);
+        let mut at = 0;
+        while chunks.len() > 0 {
+            // Each counter counts at most 255 blocks before it is emptied.
+            let mut lanes = zero;
+            for chunk in chunks.by_ref().take(255) {
+                // SAFETY: `chunk` has 32 bytes; no alignment is needed.
+                let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+                lanes = _mm256_sub_epi8(lanes, _mm256_cmpeq_epi8(v, lf));
+                let rare = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(v, cr),
+                    _mm256_or_si256(
+                        _mm256_cmpeq_epi8(v, c2),
+                        _mm256_cmpeq_epi8(v, e2),
+                    ),
+                );
+                let mut rare = _mm256_movemask_epi8(rare) as u32;
+                while rare != 0 {
+                    let i = at + rare.trailing_zeros() as usize;
+                    rare &= rare - 1;
+                    let rest = &bytes[i..];
+                    match bytes[i] {
+                        b'\r' => {
+                            crs = true;
+                            // A CR LF is counted by its LF.
+                            nel_ls += u64::from(rest.get(1) != Some(&b'\n'));
+                        }
+                        _ => {
+                            let end =
+                                rest.starts_with(NEL) || rest.starts_with(LS);
+                            nel_ls += u64::from(end);
+                        }
+                    }
+                }
+                at += 32;
+            }
+            let sums = _mm256_sad_epu8(lanes, zero);
+            count += (_mm256_extract_epi64::<0>(sums)
+                + _mm256_extract_epi64::<1>(sums)
+                + _mm256_extract_epi64::<2>(sums)
+                + _mm256_extract_epi64::<3>(sums)) as u64;
+        }
+        for (i, &b) in chunks.remainder().iter().enumerate() {
+            let rest = &bytes[at + i..];
+            match b {
+                b'\n' => count += 1,
+                b'\r' => {
+                    crs = true;
+                    nel_ls += u64::from(rest.get(1) != Some(&b'\n'));
+                }
+                0xC2 | 0xE2 => {
+                    nel_ls += u64::from(
+                        rest.starts_with(NEL) || rest.starts_with(LS),
+                    );
+                }
+                _ => {}
+            }
+        }
+        LineEnds { count: count + nel_ls, lf_only: !crs && nel_ls == 0 }
+    }
+}
+
+/// How many bytes of `bytes` are `b`: 32 at a time into 32 byte-wide
+/// counters, which the compiler turns into vector compares and adds.
+fn count_byte(bytes: &[u8], b: u8) -> u64 {
+    let mut chunks = bytes.chunks_exact(32);
+    let mut n = 0;
+    // Each counter counts at most 255 chunks before it is emptied.
+    while chunks.len() > 0 {
+        let mut lanes = [0u8; 32];
+        for chunk in chunks.by_ref().take(255) {
+            for (lane, &c) in lanes.iter_mut().zip(chunk) {
+                *lane += u8::from(c == b);
+            }
+        }
+        n += lanes.iter().map(|&c| u64::from(c)).sum::<u64>();
+    }
+    n + chunks.remainder().iter().filter(|&&c| c == b).count() as u64
 }
 
 /// Whether the byte at `at`, 0x85 or 0xA8, ends a NEL or an LS (and not
@@ -361,6 +513,8 @@ pub struct LineReader<R> {
     scan: usize,
     eof: bool,
     number: u64,
+    /// How many bytes were read from the input.
+    read: u64,
     started: bool,
     bom: bool,
     crlf_finder: CrLfFinder,
@@ -388,6 +542,7 @@ impl<R: Read> LineReader<R> {
             scan: 0,
             eof: false,
             number: 0,
+            read: 0,
             started: false,
             bom: false,
             crlf_finder: CrLfFinder::new(),
@@ -407,6 +562,13 @@ impl<R: Read> LineReader<R> {
         lines.started = true;
         lines.number = first.saturating_sub(1);
         lines
+    }
+
+    /// How many bytes of the input the reader has lent as lines (and a
+    /// skipped BOM) or handed over ([`LineReader::read_rest`]): where the
+    /// rest of the input starts.
+    pub fn consumed(&self) -> u64 {
+        self.read - (self.end - self.pos) as u64
     }
 
     /// The number of the last line lent (0 before the first).
@@ -530,11 +692,13 @@ impl<R: Read> LineReader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     out.truncate(filled);
+                    self.read += (filled - start) as u64;
                     return Err(e);
                 }
             }
         }
         out.truncate(filled);
+        self.read += (filled - start) as u64;
         Ok(self.eof)
     }
 
@@ -568,7 +732,10 @@ impl<R: Read> LineReader<R> {
                     self.eof = true;
                     return Ok(0);
                 }
-                Ok(n) => return Ok(n),
+                Ok(n) => {
+                    self.read += n as u64;
+                    return Ok(n);
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
@@ -716,7 +883,10 @@ impl<R: Read> LineReader<R> {
         loop {
             match self.rdr.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    self.end += n;
+                    self.read += n as u64;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             }
@@ -734,6 +904,7 @@ impl LineReader<io::Empty> {
     pub fn in_place(bytes: Vec<u8>, first: u64) -> LineReader<io::Empty> {
         let mut lines = LineReader::with_capacity(0, io::empty());
         lines.end = bytes.len();
+        lines.read = bytes.len() as u64;
         lines.buf = bytes;
         lines.eof = true;
         lines.started = true;
@@ -885,6 +1056,34 @@ mod tests {
         assert_eq!(find_end(b"\xe2\x80", &ls), None);
     }
 
+    /// Where the rest of an input starts, after lines read through
+    /// buffers of every size.
+    #[test]
+    fn consumed_is_where_the_rest_starts() {
+        let mut rng = Rng::new(14);
+        for round in 0..2000 {
+            let len = rng.below(200);
+            let input = awkward(&mut rng, len);
+            let capacity = 1 + round % 70;
+            let mut lines = LineReader::with_capacity(capacity, &input[..]);
+            let mut taken = 0;
+            for _ in 0..rng.below(6) {
+                let Some(line) = lines.next_line().unwrap() else { break };
+                taken += line.raw().len();
+            }
+            if taken > 0 {
+                let bom = if lines.had_bom() { BOM.len() } else { 0 };
+                let consumed = (bom + taken) as u64;
+                assert_eq!(lines.consumed(), consumed, "{input:?}");
+            }
+            let mut rest = vec![];
+            while !lines.read_rest(&mut rest, 1 + round % 5).unwrap() {}
+            let bom = if lines.had_bom() { BOM.len() } else { 0 };
+            assert_eq!(bom + taken + rest.len(), input.len());
+            assert_eq!(lines.consumed(), input.len() as u64);
+        }
+    }
+
     #[test]
     fn line_ends_counted_and_the_last_found_in_a_block() {
         let mut rng = Rng::new(12);
@@ -896,7 +1095,22 @@ mod tests {
             }
             let lines = naive(&block);
             let ended = lines.iter().filter(|(_, end)| *end != LineEnd::None);
-            assert_eq!(count_line_ends(&block), ended.count() as u64);
+            let count = ended.count() as u64;
+            let lf_only = !block.contains(&b'\r')
+                && lines.iter().all(|(_, end)| {
+                    matches!(end, LineEnd::Lf | LineEnd::None)
+                });
+            assert_eq!(count_line_ends(&block), count);
+            assert_eq!(line_ends(&block), LineEnds { count, lf_only });
+            assert_eq!(
+                line_ends_by_search(&block),
+                LineEnds { count, lf_only }
+            );
+            // Long blocks: past the 255 blocks of 32 a counter holds.
+            if len.is_multiple_of(8) {
+                let long = block.repeat(9000 / (block.len() + 1) + 1);
+                assert_eq!(line_ends(&long), line_ends_by_search(&long));
+            }
             // The end of each line with an end, but for a CR at the very
             // end, which may yet be a CR LF.
             let mut at = 0;

@@ -10,6 +10,7 @@ fn threads_from_1_to_256_in_every_tool() {
     for (tool, args) in [
         ("pbi2csv", &[][..]),
         ("pbi-grep", &["x"][..]),
+        ("gbr-encode", &[][..]),
         ("kpgn-filter", &["-w"][..]),
         ("kpgn-check", &[][..]),
         ("csv2pbi", &[][..]),

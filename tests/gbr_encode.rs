@@ -328,6 +328,7 @@ fn help_version_and_bad_usage() {
         "--result",
         "--prefix",
         "--decode",
+        "--threads",
         "--strict",
         "--help",
         "--version",
@@ -354,6 +355,47 @@ fn help_version_and_bad_usage() {
     );
     usage(&["--result", "win"], "--result needs --format position");
     usage(&["-d", "-f", "study"], "do not go with --decode");
+    usage(&["-j", "0"], "-j/--threads: expected a whole number from 1 to 256");
+}
+
+/// Issue 17: threads change nothing but the time, for every form, with
+/// bad positions among the good, and lines of every shape.
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let (dir, tool) = gbr();
+    let good = FENS.lines().collect::<Vec<_>>();
+    let mut text = String::new();
+    for i in 0..60_000 {
+        let line = match i % 97 {
+            0 => "8/8 w",
+            1 => "KK6/8/8/8/8/8/8/7k b",
+            2 => "   ",
+            3 => "\tqqqqqqqq/qqqqqqqq/8/8/8/8/K7/k7 w ; comment",
+            _ => good[i % good.len()],
+        };
+        text.push_str(line);
+        text.push_str(if i % 1000 == 999 { "\r\n" } else { "\n" });
+    }
+    let file = dir.create("big.fen", &text);
+    for args in [vec![], vec!["-f", "position"], vec!["-p"], vec!["--strict"]]
+    {
+        let run = |threads: &str| {
+            dir.command(tool)
+                .args(["-j", threads])
+                .args(&args)
+                .arg(&file)
+                .run()
+        };
+        let one = run("1");
+        assert_eq!(one.code, 2, "{args:?}");
+        assert!(one.err().lines().count() > 1000, "{args:?}");
+        for threads in ["2", "3"] {
+            let many = run(threads);
+            assert_eq!(many.code, one.code, "{args:?}");
+            assert!(many.stdout == one.stdout, "{args:?} -j {threads}");
+            assert_eq!(many.err(), one.err(), "{args:?} -j {threads}");
+        }
+    }
 }
 
 #[test]

@@ -370,8 +370,8 @@ fn threads_change_nothing_but_the_time() {
 }
 
 #[test]
-fn lines_that_cannot_match_are_passed_over_but_every_error_is_reported() {
-    let dir = Dir::new("pass-over");
+fn every_line_gives_its_warnings_whatever_the_pattern() {
+    let dir = Dir::new("all-warnings");
     let input = format!(
         "{HEADER}{}\n{}\n{}\n{}\n{}\n",
         RECORDS[0],
@@ -398,28 +398,61 @@ fn lines_that_cannot_match_are_passed_over_but_every_error_is_reported() {
     let msgs = |m: &[&str]| {
         m.iter().map(|m| format!("pbi-grep: {m}")).collect::<String>()
     };
-
-    // A plain string: the lines without it are read only for their
-    // fields' count.
-    assert_eq!(run(&["--author", "Loyd"]), (loyds.clone(), msgs(&[short])));
-    let (all, err) = run(&["Loyd"]);
-    assert_eq!((all.len(), err), (3, msgs(&[short, escape])));
-    // A regex, --strict and -v read every line.
-    assert_eq!(
-        run(&["--author", "Loy[d]"]),
-        (loyds.clone(), msgs(&[status, short, escape]))
-    );
-    let strict = msgs(&[status, short, escape]).replace("warning: ", "");
+    let all = msgs(&[status, short, escape]);
+    // Issue 17: a plain string and a regex report the same.
+    assert_eq!(run(&["--author", "Loyd"]), (loyds.clone(), all.clone()));
+    assert_eq!(run(&["--author", "Loy[d]"]), (loyds.clone(), all.clone()));
+    let (found, err) = run(&["Loyd"]);
+    assert_eq!((found.len(), err), (3, all.clone()));
+    assert_eq!(run(&["Loy[d]"]).1, all);
+    assert_eq!(run(&["-v", "--author", "Loyd"]).1, all);
+    assert_eq!(run(&["-c", "Nobody"]).1, all);
+    let strict = all.replace("warning: ", "");
     assert_eq!(run(&["--strict", "--author", "Loyd"]), (loyds, strict));
-    assert_eq!(
-        run(&["-v", "--author", "Loyd"]).1,
-        msgs(&[status, short, escape])
-    );
+}
+
+/// Issue 17: pbi-grep and pbi2csv print the same messages for the same
+/// file (but for the tool's name), with plain strings and with regexes,
+/// selected or not, on one thread and more.
+#[test]
+fn issue17_pbi_grep_and_pbi2csv_give_the_same_messages() {
+    let dir = Dir::new("same-messages");
+    // About 1.5 MB with every kind of damage and every line end.
+    let big = dir.create("big.pbi", large_collection(24, 10_000));
+    let csv = dir.command("pbi2csv").arg(&big).run();
+    assert_eq!(csv.code, 2);
+    let want = csv.err().replace("pbi2csv: ", "");
+    assert!(want.lines().count() > 1000);
+    assert!(want.contains("warning: position kept as text"));
+    assert!(want.contains("warning: invalid UTF-8"));
+    for args in [
+        vec!["--author", "Loyd"],
+        vec!["--author", "Loy[d]"],
+        vec!["Schwalbe"],
+        vec!["Schwalb[e]"],
+        vec!["-F", "S:t"],
+        vec!["-c", "Nobody at all"],
+        vec!["-v", "-c", "--comment", "x3a"],
+        vec!["-i", "loyd"],
+        vec![""],
+    ] {
+        for threads in ["1", "2", "3"] {
+            let out = dir
+                .command("pbi-grep")
+                .args(["-j", threads])
+                .args(&args)
+                .arg(&big)
+                .run();
+            assert_eq!(out.code, 2, "{args:?}");
+            let got = out.err().replace("pbi-grep: ", "");
+            assert!(got == want, "{args:?} -j {threads}");
+        }
+    }
 }
 
 #[test]
-fn passing_over_lines_selects_what_reading_them_selects() {
-    let dir = Dir::new("pass-over-same");
+fn plain_strings_select_what_regexes_select() {
+    let dir = Dir::new("plain-and-regex");
     // About 1.5 MB, with escapes, short lines and every line end; in
     // every third LF line, Loyd and Schwalbe are written with an escape.
     let lines: Vec<Vec<u8>> = large_collection(23, 10_000)

@@ -8,7 +8,9 @@
 
 use std::io::{self, Read};
 
-use chesspipe::lines::{count_line_ends, last_line_end, LineEnd, LineReader};
+use chesspipe::lines::{
+    count_line_ends, last_line_end, line_ends, LineEnd, LineReader,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -96,6 +98,11 @@ fuzz_target!(|data: &[u8]| {
         };
         let rest = block.split_off(cut);
         let count = count_line_ends(&block);
+        let ends = line_ends(&block);
+        assert_eq!(ends.count, count);
+        if ends.lf_only {
+            assert!(!block.contains(&b'\r'));
+        }
         let mut again = LineReader::in_place(block, first);
         read_back(&mut again, &mut got, false);
         first += count;

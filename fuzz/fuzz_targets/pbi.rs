@@ -6,6 +6,8 @@
 use chesspipe::gbr::Men;
 use chesspipe::lines::LineReader;
 use chesspipe::diag::Diagnostic;
+use chesspipe::lines::Line;
+use chesspipe::pbi::scan::LineScan;
 use chesspipe::pbi::{self, escape, Field, Item, Options, Parser, Record};
 use libfuzzer_sys::fuzz_target;
 
@@ -20,8 +22,10 @@ fn read(data: &[u8], strict: bool) {
     let mut lines = LineReader::with_capacity(16, data);
     let mut parser = Parser::new(Options { strict });
     let mut diagnostics: Vec<Diagnostic> = vec![];
+    let mut scan = LineScan::new();
     while let Some(line) = lines.next_line().expect("reads never fail") {
         check_split(line.content());
+        clean(&parser, &line, &mut scan);
         match parser.line(line, &mut diagnostics) {
             Some(Item::Record(rec)) => record(&rec),
             Some(Item::Marker(l) | Item::Comment(l)) => {
@@ -34,6 +38,27 @@ fn read(data: &[u8], strict: bool) {
     assert_eq!(is_pbi, parser.is_pbi());
     for d in &diagnostics {
         assert!(!d.message.is_empty());
+    }
+}
+
+/// The fast way agrees with the general one: a line that the scan finds
+/// clean is one that `Parser::line` reads as a record with no diagnostic,
+/// and its record is the same.
+fn clean(parser: &Parser, line: &Line<'_>, scan: &mut LineScan) {
+    for also in [Some(b','), None] {
+        if !scan.read(line.content(), also) {
+            return;
+        }
+        let Some(found) = parser.clean(line, scan, false) else { return };
+        let mut general = parser.clone();
+        let mut diagnostics: Vec<Diagnostic> = vec![];
+        let Some(Item::Record(rec)) = general.line(*line, &mut diagnostics)
+        else {
+            panic!("a clean line is a record");
+        };
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let fast = parser.record_of(*line, &found);
+        assert_eq!(format!("{fast:?}"), format!("{rec:?}"));
     }
 }
 

@@ -13,12 +13,15 @@
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
+use memchr::memchr;
+
 use crate::board::Board;
 use crate::cmd::cli::{self, Outcome};
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
-use crate::diag::{self, Diagnostic, Report};
+use crate::cmd::par::{self, Batch, Work};
+use crate::diag::{self, Diagnostic, Failure, Report};
 use crate::gbr::{self, Form, Men, ToMove, Verdict};
 use crate::lines::{Line, LineReader};
 use crate::pbi;
@@ -36,6 +39,8 @@ pub struct Args {
     pub decode: bool,
     /// `--strict`.
     pub strict: bool,
+    /// `-j`/`--threads`, as given.
+    pub threads: Option<String>,
     /// The FILE arguments.
     pub files: Vec<OsString>,
 }
@@ -53,6 +58,9 @@ pub struct Config {
     pub decode: bool,
     /// Every warning is an error.
     pub strict: bool,
+    /// Worker threads for a large input of positions or codes (1: all on
+    /// the calling thread).
+    pub threads: usize,
     /// The inputs, in order.
     pub sources: Vec<Source>,
 }
@@ -101,6 +109,7 @@ impl Args {
             prefix: self.prefix,
             decode: self.decode,
             strict: self.strict,
+            threads: cli::threads(self.threads.as_deref())?,
             sources: Source::from_args(self.files),
         })
     }
@@ -132,13 +141,14 @@ pub fn run(config: Config, msgs: &mut Messages) -> io::Result<Outcome> {
 }
 
 /// One run's settings and its reused output buffer.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Job {
     form: Form,
     verdict: Verdict,
     prefix: bool,
     decode: bool,
     strict: bool,
+    threads: usize,
     buf: Vec<u8>,
 }
 
@@ -151,12 +161,15 @@ impl Job {
             prefix: config.prefix,
             decode: config.decode,
             strict: config.strict,
+            threads: config.threads,
             buf: Vec::with_capacity(256),
         }
     }
 
     /// Reads one input to its end. A read error is reported (as an error
-    /// about the whole input) and ends this input.
+    /// about the whole input) and ends this input. Past its first batch
+    /// of lines, an input of positions or codes is read in batches that
+    /// `threads` workers encode ([`par`]).
     ///
     /// # Errors
     ///
@@ -169,6 +182,9 @@ impl Job {
     ) -> io::Result<()> {
         let mut lines = LineReader::new(rdr);
         let mut pbi: Option<pbi::Parser> = None;
+        // Bytes of lines read on this thread: past one batch, the rest
+        // goes to the workers.
+        let mut read = 0;
         loop {
             let line = match lines.next_line() {
                 Ok(Some(line)) => line,
@@ -183,15 +199,55 @@ impl Job {
                 let opts = pbi::Options { strict: self.strict };
                 pbi = Some(pbi::Parser::new(opts));
             }
+            read += line.raw().len();
             match pbi.as_mut() {
                 Some(parser) => self.record(parser, line, report, out)?,
-                None => self.line(content, line.number(), report, out)?,
+                None => {
+                    self.line(
+                        content,
+                        0,
+                        content.len(),
+                        line.number(),
+                        report,
+                        out,
+                    )?;
+                    if read >= par::BATCH_BYTES {
+                        return self.parallel(&mut lines, report, out);
+                    }
+                }
             }
         }
         if let Some(parser) = pbi.as_mut() {
             parser.finish(&mut PositionErrors(report));
         }
         Ok(())
+    }
+
+    /// Encodes the rest of an input of positions or codes with [`par`]
+    /// workers (on this thread for one).
+    fn parallel<R: Read, W: Write>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        report: &mut impl Report,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let workers =
+            (0..self.threads).map(|_| Encoding(self.clone())).collect();
+        let done = par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
+            for d in batch.diagnostics.drain(..) {
+                report.report(d);
+            }
+            out.write_all(&batch.out)?;
+            Ok(true)
+        });
+        match done {
+            Ok(()) => Ok(()),
+            Err(Failure::Read(err)) => {
+                report.report(Diagnostic::error(0, diag::describe(&err)));
+                Ok(())
+            }
+            Err(Failure::Write(err)) => Err(err),
+        }
     }
 
     /// Hands one line of a PBI input to `parser`, and encodes the
@@ -231,14 +287,19 @@ impl Job {
         Ok(())
     }
 
-    /// Encodes or decodes one input line; blank lines are skipped.
+    /// Encodes or decodes one input line, `hay[start..end]`, number
+    /// `number`; blank lines are skipped. The bytes of `hay` after the
+    /// line may be read (not written), to read a board faster.
     fn line<W: Write>(
         &mut self,
-        text: &[u8],
+        hay: &[u8],
+        start: usize,
+        end: usize,
         number: u64,
         report: &mut impl Report,
         out: &mut W,
     ) -> io::Result<()> {
+        let text = &hay[start..end];
         let trimmed = gbr::trim(text);
         if trimmed.is_empty() {
             return Ok(());
@@ -248,7 +309,13 @@ impl Job {
             self.decode_line(trimmed, number, report)
         } else {
             let (field, rest) = gbr::split_field(trimmed);
-            self.encode(field, rest, number, report)
+            if self.form == Form::Code {
+                // Where the board is in `hay`.
+                let at = field.as_ptr() as usize - hay.as_ptr() as usize;
+                self.encode_code(hay, at, at + field.len(), number, report)
+            } else {
+                self.encode(field, rest, number, report)
+            }
         };
         if done {
             self.write(text, out)?;
@@ -278,7 +345,7 @@ impl Job {
         report: &mut impl Report,
     ) -> bool {
         if self.form == Form::Code {
-            return self.encode_code(field, number, report);
+            return self.encode_code(field, 0, field.len(), number, report);
         }
         let to_move = ToMove::from_fen(gbr::split_field(fields).0);
         let board = match Board::parse(field) {
@@ -314,16 +381,19 @@ impl Job {
     }
 
     /// The material code alone needs only the counts of the men, which
-    /// [`Men::scan`] gets several times faster than building the board.
+    /// [`Men::scan_in`] gets several times faster than building the
+    /// board: of the board `hay[start..end]`, read in place.
     fn encode_code(
         &mut self,
-        field: &[u8],
+        hay: &[u8],
+        start: usize,
+        end: usize,
         number: u64,
         report: &mut impl Report,
     ) -> bool {
-        let men = match Men::scan(field) {
+        let men = match Men::scan_in(hay, start, end) {
             Some(men) => men,
-            None => match Board::parse(field) {
+            None => match Board::parse(&hay[start..end]) {
                 Ok(board) => Men::of(&board),
                 Err(err) => return error(report, number, err),
             },
@@ -344,6 +414,63 @@ impl Job {
         match gbr::decode(text, &mut self.buf) {
             Ok(()) => true,
             Err(err) => error(report, number, err),
+        }
+    }
+}
+
+/// A worker thread of [`Job::parallel`]: its own job and buffer.
+struct Encoding(Job);
+
+impl Work for Encoding {
+    fn work(&mut self, batch: &mut Batch) {
+        let Batch { lines, out, diagnostics, .. } = batch;
+        let job = &mut self.0;
+        // Writing into a Vec cannot fail.
+        if lines.lf_only() {
+            // Each line found by its LF; a board is read in place, with
+            // the lines after it; the usual line of a material code in
+            // one pass ([`gbr::code_line`]).
+            let bytes = lines.bytes();
+            let code = job.form == Form::Code && !job.decode;
+            let (mut start, mut number) = (0, lines.first());
+            while start < bytes.len() {
+                match gbr::code_line(bytes, start).filter(|_| code) {
+                    Some((end, men)) if men.check().is_ok() => {
+                        if job.prefix {
+                            job.buf.clear();
+                            men.write_code(&mut job.buf);
+                            let _ = job.write(&bytes[start..end], out);
+                        } else {
+                            let mut code = [b'\n'; 8];
+                            men.code_into(&mut code);
+                            out.extend_from_slice(&code);
+                        }
+                        start = end + 1;
+                    }
+                    _ => {
+                        let Some(at) = memchr(b'\n', &bytes[start..]) else {
+                            break;
+                        };
+                        let end = start + at;
+                        let _ = job.line(
+                            bytes,
+                            start,
+                            end,
+                            number,
+                            diagnostics,
+                            out,
+                        );
+                        start = end + 1;
+                    }
+                }
+                number += 1;
+            }
+        } else {
+            lines.each(|line| {
+                let content = line.content();
+                let (n, len) = (line.number(), content.len());
+                let _ = job.line(content, 0, len, n, diagnostics, out);
+            });
         }
     }
 }
@@ -423,6 +550,7 @@ mod tests {
             prefix,
             decode: false,
             strict: false,
+            threads: 1,
             sources: vec![],
         }
     }
@@ -467,5 +595,68 @@ mod tests {
             run_job(&config(Form::Code, true), input.as_bytes());
         assert_eq!(out, "0116.00\tB:8/K7/2nn4/8/8/1B1k4/1R6/8:#2:::::!:\n");
         assert_eq!(report, vec![Diagnostic::error(2, "no black king")]);
+    }
+
+    /// Lines encoded in batches, most of them the fast way, give what
+    /// lines encoded one by one give: codes, prefixes and errors.
+    #[test]
+    fn batches_encode_as_lines_do() {
+        let mut rng = crate::testing::Rng::new(51);
+        const LINES: &[&str] = &[
+            "8/K7/2nn4/8/8/1B1k4/1R6/8 b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 opening",
+            "8/8/8/8/8/8/8/K1k5",
+            "  8/8/8/8/8/8/8/K1k5 w",
+            "8/8/8/8/8/8/8/K1k5\tw - - 1 2",
+            "",
+            "   ",
+            "8/8",
+            "8/8/8/8/8/8/8/8 w",
+            "KK6/8/8/8/8/8/8/7k",
+            "PPPPPPPPP/8/8/8/8/8/K7/k7",
+            "11111111/11111111/11111111/11111111/11111111/11111111/11111111/K1k11111 w",
+            "8/8/8/8/8/8/8/K1k5 b - - 0 1 ; a long comment that goes on and on past sixty-four bytes",
+            "qqqqqqqq/qqqqqqqq/8/8/8/8/K7/k7",
+        ];
+        let mut input = vec![];
+        for _ in 0..20_000 {
+            input.extend_from_slice(LINES[rng.below(LINES.len())].as_bytes());
+            input.push(b'\n');
+        }
+        for prefix in [false, true] {
+            let config = Config { prefix, ..config(Form::Code, prefix) };
+            let (mut want, mut want_diags) = (vec![], vec![]);
+            let mut job = Job::new(&config);
+            let mut start = 0;
+            for (i, line) in input.split(|&b| b == b'\n').enumerate() {
+                if start >= input.len() {
+                    break;
+                }
+                let end = start + line.len();
+                job.line(
+                    &input,
+                    start,
+                    end,
+                    i as u64 + 1,
+                    &mut want_diags,
+                    &mut want,
+                )
+                .unwrap();
+                start = end + 1;
+            }
+            let (mut got, mut got_diags) = (vec![], vec![]);
+            let mut lines = LineReader::new(&input[..]);
+            let workers = vec![Encoding(Job::new(&config))];
+            par::run_lines(&mut lines, workers, 4096, |batch| {
+                assert!(batch.lines.lf_only());
+                got_diags.append(&mut batch.diagnostics);
+                got.extend_from_slice(&batch.out);
+                Ok(true)
+            })
+            .unwrap();
+            assert!(got == want, "prefix {prefix}");
+            assert_eq!(got_diags, want_diags);
+            assert!(want_diags.len() > 1000);
+        }
     }
 }

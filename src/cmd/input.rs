@@ -57,14 +57,28 @@ impl Source {
     /// The error of opening the file, e.g. when it does not exist or is a
     /// directory.
     pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        self.open_file().map(|(rdr, _)| rdr)
+    }
+
+    /// Opens the source for reading, and gives a second handle of the
+    /// file too, for a reader that maps it ([`par::run_file_lines`]);
+    /// `None` for stdin.
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`].
+    ///
+    /// [`par::run_file_lines`]: crate::cmd::par::run_file_lines
+    pub fn open_file(&self) -> io::Result<(Box<dyn Read>, Option<File>)> {
         match self {
-            Source::Stdin => Ok(Box::new(io::stdin().lock())),
+            Source::Stdin => Ok((Box::new(io::stdin().lock()), None)),
             Source::Path(p) => {
                 let file = File::open(p)?;
                 if file.metadata()?.is_dir() {
                     return Err(io::Error::other("is a directory"));
                 }
-                Ok(Box::new(file))
+                let handle = file.try_clone().ok();
+                Ok((Box::new(file), handle))
             }
         }
     }
@@ -80,8 +94,9 @@ fn display(p: &OsStr) -> String {
 /// that cannot be opened or read is reported and skipped; a write error
 /// ends the run and is returned.
 ///
-/// `each` gets the input's name (for messages and columns), its lines and
-/// the messages (already naming the input).
+/// `each` gets the input's name (for messages and columns), its lines,
+/// the file when it is one (to be mapped), and the messages (already
+/// naming the input).
 pub fn read_all<F>(
     sources: &[Source],
     msgs: &mut Messages,
@@ -91,21 +106,22 @@ where
     F: FnMut(
         &str,
         &mut LineReader<Box<dyn Read>>,
+        Option<&File>,
         &mut Messages,
     ) -> Result<(), Failure>,
 {
     for source in sources {
         let name = source.name();
         msgs.set_input(&name);
-        let rdr = match source.open() {
-            Ok(rdr) => rdr,
+        let (rdr, file) = match source.open_file() {
+            Ok(opened) => opened,
             Err(e) => {
                 msgs.input_error(describe(&e));
                 continue;
             }
         };
         let mut lines = LineReader::new(rdr);
-        match each(&name, &mut lines, msgs) {
+        match each(&name, &mut lines, file.as_ref(), msgs) {
             Ok(()) => {}
             Err(Failure::Read(e)) => {
                 msgs.input_error(format_args!("read error: {}", describe(&e)))

@@ -147,6 +147,35 @@ impl<W: Write> CsvWriter<W> {
         self.buf.push(b'"');
     }
 
+    /// The buffer, to write one whole row into with the [`RowBuf`] it
+    /// gives: for a caller that knows its fields' quoting and writes
+    /// delimiters and the final LF itself; [`CsvWriter::end_raw_row`]
+    /// then ends the row.
+    #[inline(always)]
+    pub fn raw_row(&mut self) -> RowBuf<'_> {
+        debug_assert!(self.row_is_empty() && self.fields == 0);
+        let len = self.buf.len();
+        RowBuf { buf: &mut self.buf, start: len, len }
+    }
+
+    /// Ends a row written with [`CsvWriter::raw_row`], writing the
+    /// buffer out when it is full.
+    ///
+    /// # Errors
+    ///
+    /// The error of writing to the inner writer.
+    #[inline]
+    pub fn end_raw_row(&mut self) -> io::Result<()> {
+        debug_assert!(self.buf.last() == Some(&b'\n'));
+        self.row_start = self.buf.len();
+        if self.buf.len() >= self.flush_at {
+            self.inner.write_all(&self.buf)?;
+            self.buf.clear();
+            self.row_start = 0;
+        }
+        Ok(())
+    }
+
     /// Ends the current row, writing the buffer out when it is full.
     ///
     /// # Errors
@@ -253,6 +282,138 @@ impl<W: Write> CsvWriter<W> {
     }
 }
 
+/// One row being written straight into a [`CsvWriter`]'s buffer
+/// ([`CsvWriter::raw_row`]), without a capacity check and a call to
+/// `memcpy` for each short piece: a span of 32 bytes or fewer is copied
+/// as one 32-byte load and store, when the bytes after it may be read
+/// (the rest of the line's batch) and written (spare room kept in the
+/// buffer), and the row's length then set to where the span ends.
+pub struct RowBuf<'a> {
+    buf: &'a mut Vec<u8>,
+    /// Where the row starts in the buffer.
+    start: usize,
+    /// The length of what is written: the buffer's own length lags
+    /// behind it until the row is done (or the buffer grows).
+    len: usize,
+}
+
+/// The room a [`RowBuf`] keeps past what it writes.
+const SLACK: usize = 32;
+
+impl RowBuf<'_> {
+    /// Makes room for `n` more bytes and the slack after them.
+    #[inline(always)]
+    fn room(&mut self, n: usize) {
+        if self.len + n + SLACK > self.buf.capacity() {
+            self.grow(n);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, n: usize) {
+        // SAFETY: bytes up to `self.len` were written (by `put`), within
+        // the capacity.
+        unsafe { self.buf.set_len(self.len) };
+        self.buf.reserve(n + SLACK + 4096);
+    }
+
+    /// Appends one byte.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) {
+        self.room(1);
+        // SAFETY: `room` made room for it.
+        unsafe { self.buf.as_mut_ptr().add(self.len).write(b) };
+        self.len += 1;
+    }
+
+    /// Appends `bytes`.
+    #[inline(always)]
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.room(bytes.len());
+        // SAFETY: `room` made room for them; a Vec's bytes do not overlap
+        // a slice the caller holds.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                self.buf.as_mut_ptr().add(self.len),
+                bytes.len(),
+            );
+        }
+        self.len += bytes.len();
+    }
+
+    /// Appends `src[start..end]`, reading up to 32 bytes past `end` (but
+    /// not past the end of `src`): a short span is one load and store.
+    #[inline(always)]
+    pub fn span(&mut self, src: &[u8], start: usize, end: usize) {
+        let n = end - start;
+        if n <= 32 {
+            if let Some(block) = src.get(start..start + 32) {
+                self.room(32);
+                // SAFETY: `room` made room for 32 bytes, of which the
+                // first `n` are the span; the others are written over or
+                // past the row's length.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        block.as_ptr(),
+                        self.buf.as_mut_ptr().add(self.len),
+                        32,
+                    );
+                }
+                self.len += n;
+                return;
+            }
+        }
+        self.bytes(&src[start..end]);
+    }
+
+    /// How long the row is so far.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len - self.start
+    }
+
+    /// Whether the row is empty so far.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == self.start
+    }
+
+    /// Sets byte `at` of the row (`at < self.len()`) to `b`.
+    #[inline(always)]
+    pub fn set(&mut self, at: usize, b: u8) {
+        assert!(self.start + at < self.len);
+        // SAFETY: the byte is one written, within the capacity.
+        unsafe { self.buf.as_mut_ptr().add(self.start + at).write(b) };
+    }
+
+    /// Appends `value` as a CSV field with delimiter `delimiter`: quoted
+    /// when it holds the delimiter, `"`, CR or LF, with `"` doubled.
+    pub fn checked(&mut self, value: &[u8], delimiter: u8) {
+        let special =
+            |&b: &u8| b == delimiter || b == b'"' || b == b'\r' || b == b'\n';
+        if !value.iter().any(special) {
+            return self.bytes(value);
+        }
+        self.byte(b'"');
+        for part in value.split_inclusive(|&b| b == b'"') {
+            self.bytes(part);
+            if part.last() == Some(&b'"') {
+                self.byte(b'"');
+            }
+        }
+        self.byte(b'"');
+    }
+}
+
+impl Drop for RowBuf<'_> {
+    fn drop(&mut self) {
+        // SAFETY: bytes up to `self.len` were written, within the
+        // capacity.
+        unsafe { self.buf.set_len(self.len) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,6 +472,34 @@ mod tests {
         wtr.flush().unwrap();
         let row = vec![b"Loyd, Samuel".to_vec(), b"#2".to_vec()];
         assert_eq!(out, reference(&[row], b','));
+    }
+
+    #[test]
+    fn raw_rows_quote_like_the_csv_crate() {
+        const BYTES: &[u8] = b"ab ,\"\r\n\xc3\xa9";
+        let mut rng = crate::testing::Rng::new(9);
+        let mut raw = CsvWriter::new(vec![], b',');
+        let mut want = vec![];
+        for _ in 0..3000 {
+            let src: Vec<u8> = (0..rng.below(80))
+                .map(|_| BYTES[rng.below(BYTES.len())])
+                .collect();
+            let a = rng.below(src.len() + 1);
+            let b = a + rng.below(src.len() + 1 - a);
+            let mut row = raw.raw_row();
+            row.span(&src, a, b);
+            row.byte(b',');
+            row.checked(&src, b',');
+            row.bytes(b",x\n");
+            drop(row);
+            raw.end_raw_row().unwrap();
+            want.extend_from_slice(&src[a..b]);
+            want.push(b',');
+            let fields = vec![src.clone(), b"x".to_vec()];
+            want.extend(reference(&[fields], b','));
+        }
+        raw.flush().unwrap();
+        assert!(raw.get_mut() == &want);
     }
 
     #[test]

@@ -18,18 +18,22 @@ those of one thread, line numbers included.
 Memory stays flat: at most two batches per worker are in flight, and
 batches are reused. The threads live as long as one input; a tool starts
 them only for an input with more than one batch of data lines, so small
-inputs never pay for them.
+inputs never pay for them. With one worker no thread is started: each
+batch is worked on and emitted on the calling thread, so that `-j1`
+reads in batches as more threads do.
 */
 
 use std::collections::VecDeque;
+use std::fs::File;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
+use std::ops::Range;
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 
 use crate::diag::Diagnostic;
 use crate::diag::Failure;
-use crate::lines::{count_line_ends, last_line_end, Line, LineReader};
+use crate::lines::{last_line_end, line_ends, Line, LineReader};
 
 /// How many bytes of lines go into one batch (a line is never split, so
 /// a batch may hold a little more).
@@ -81,10 +85,20 @@ pub struct Batch {
 /// them as in their input.
 #[derive(Debug, Default)]
 pub struct Lines {
-    /// The lines as read, line ends included.
+    /// The lines as read, line ends included (when not `mapped`).
     bytes: Vec<u8>,
+    /// Or the lines where a mapped file holds them: the window and the
+    /// range in it ([`run_file_lines`]).
+    #[cfg(unix)]
+    mapped: Option<(Arc<map::Window>, Range<usize>)>,
     /// The number of the first line.
     first: u64,
+    /// Whether every line ends with LF (and so none is without an end).
+    lf_only: bool,
+    /// Whether the line ends are left for the worker to count
+    /// ([`Lines::settle`]), and then how many there are.
+    deferred: bool,
+    count: u64,
 }
 
 impl Lines {
@@ -93,6 +107,7 @@ impl Lines {
         if self.bytes.is_empty() {
             self.first = line.number();
         }
+        self.lf_only = false;
         self.bytes.extend_from_slice(line.raw());
     }
 
@@ -108,13 +123,39 @@ impl Lines {
             // Before the take, which may copy lines and then fail.
             self.first = lines.number() + 1;
         }
+        self.lf_only = false;
         let want = size.saturating_sub(self.bytes.len());
         lines.take_lines(&mut self.bytes, want)
+    }
+
+    /// Counts the line ends of lines the reading thread left uncounted
+    /// (numbered from 1 until they are emitted, when their diagnostics
+    /// are numbered as in the input), on the worker's thread.
+    fn settle(&mut self) {
+        if self.deferred {
+            let ends = line_ends(self.bytes());
+            let last_lf = self.bytes().last().is_none_or(|&b| b == b'\n');
+            self.lf_only = ends.lf_only && last_lf;
+            self.count = ends.count;
+            self.first = 1;
+        }
+    }
+
+    /// Copies mapped lines into the batch's own buffer, for the readers
+    /// that need one (the rare batch of lines that do not all end with
+    /// LF).
+    fn own(&mut self) {
+        #[cfg(unix)]
+        if let Some((window, range)) = self.mapped.take() {
+            self.bytes.clear();
+            self.bytes.extend_from_slice(&window.bytes()[range]);
+        }
     }
 
     /// Lends each line in turn, numbered as in its input, read where it
     /// is ([`LineReader::in_place`]): the bytes are not copied again.
     pub fn each(&mut self, mut each: impl FnMut(Line<'_>)) {
+        self.own();
         let bytes = std::mem::take(&mut self.bytes);
         let mut lines = LineReader::in_place(bytes, self.first);
         // Reading from memory cannot fail.
@@ -127,6 +168,7 @@ impl Lines {
     /// As [`Lines::each`], with the offset of each line in
     /// [`Lines::bytes`].
     pub fn each_at(&mut self, mut each: impl FnMut(usize, Line<'_>)) {
+        self.own();
         // An address only: the buffer moves into the reader, its bytes
         // stay where they are.
         let base = self.bytes.as_ptr() as usize;
@@ -135,7 +177,22 @@ impl Lines {
 
     /// The lines as read, line ends included.
     pub fn bytes(&self) -> &[u8] {
+        #[cfg(unix)]
+        if let Some((window, range)) = &self.mapped {
+            return &window.bytes()[range.clone()];
+        }
         &self.bytes
+    }
+
+    /// The number of the first line.
+    pub fn first(&self) -> u64 {
+        self.first
+    }
+
+    /// Whether every line is known to end with LF (so that a worker may
+    /// find the lines by their LF alone). False says nothing.
+    pub fn lf_only(&self) -> bool {
+        self.lf_only
     }
 
     /// A reader of the lines, numbered as in their input.
@@ -163,12 +220,12 @@ impl Lines {
 
     /// The number of bytes of lines held.
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.bytes().len()
     }
 
     /// Whether no line is held.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.bytes().is_empty()
     }
 }
 
@@ -176,6 +233,12 @@ impl Batch {
     /// Empties the batch for reuse, keeping its memory.
     fn clear(&mut self) {
         self.lines.bytes.clear();
+        #[cfg(unix)]
+        {
+            self.lines.mapped = None;
+        }
+        self.lines.lf_only = false;
+        self.lines.deferred = false;
         self.cut_short = false;
         self.out.clear();
         self.diagnostics.clear();
@@ -191,6 +254,13 @@ impl Batch {
 pub trait Work: Send {
     /// Reads the lines of `batch` and fills its output fields.
     fn work(&mut self, batch: &mut Batch);
+}
+
+/// Has `worker` work on `batch`, its line ends counted first if the
+/// reading thread left them.
+fn work_on<W: Work>(worker: &mut W, batch: &mut Batch) {
+    batch.lines.settle();
+    worker.work(batch);
 }
 
 /// [`run`] for records of one line each, where a batch may end after any
@@ -237,7 +307,10 @@ where
             carry.extend_from_slice(&bytes[cut..]);
             bytes.truncate(cut);
             batch.lines.first = first;
-            first += count_line_ends(bytes);
+            let ends = line_ends(bytes);
+            first += ends.count;
+            batch.lines.lf_only =
+                ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
             let ended = !matches!(read, Ok(false));
             if ended {
                 break read.map(|_| ());
@@ -253,6 +326,306 @@ where
         }
         read.map_err(Failure::Read)
     })
+}
+
+/// [`run_lines`] for an input that is a file, `file`, read by `lines`
+/// so far: the rest of the file is mapped into memory a window at a time
+/// and each batch is a range of a window, where the page cache holds the
+/// bytes, with no copy of them (as ripgrep reads a file). Memory stays
+/// flat: a window is unmapped once its last batch is done, and at most
+/// the windows of the batches in flight are mapped.
+///
+/// Falls back to [`run_lines`] where mapping does not work (not a unix
+/// system, not a regular file, a mapping refused).
+///
+/// A file that another program truncates while it is mapped ends the
+/// process (SIGBUS), as it does ripgrep; one that grows is read up to the
+/// size it had.
+///
+/// # Errors
+///
+/// As [`run_lines`].
+pub fn run_file_lines<R, W, E>(
+    lines: &mut LineReader<R>,
+    file: Option<&File>,
+    numbers: Numbers,
+    workers: Vec<W>,
+    batch_bytes: usize,
+    emit: E,
+) -> Result<(), Failure>
+where
+    R: Read,
+    W: Work,
+    E: FnMut(&mut Batch) -> io::Result<bool>,
+{
+    #[cfg(unix)]
+    if let Some(file) = file {
+        let size =
+            file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        let start = lines.consumed();
+        if let Some(size) = size.filter(|&size| size > start) {
+            let first = lines.number() + 1;
+            let mut from = map::Windows::new(file, start, size);
+            // The first window mapped, or reading goes the usual way.
+            if let Ok(Some(range)) = from.next_batch(batch_bytes.max(1)) {
+                let read = Mapped { windows: from, range, first, numbers };
+                return run_mapped(read, workers, batch_bytes, emit);
+            }
+        }
+    }
+    let _ = file;
+    run_lines(lines, workers, batch_bytes, emit)
+}
+
+/// Who counts a mapped batch's line ends, which number its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// The reading thread, before the batch goes to a worker: the worker
+    /// sees each line numbered as in its input (for a tool that writes
+    /// the numbers out).
+    Reader,
+    /// The worker: it sees the lines numbered from 1, and the numbers of
+    /// the batch's diagnostics are made those of the input as the batch
+    /// is emitted. The reading thread then only maps the file.
+    Worker,
+}
+
+/// Where [`run_mapped`] starts.
+#[cfg(unix)]
+struct Mapped<'f> {
+    windows: map::Windows<'f>,
+    /// The first batch, cut already.
+    range: Range<usize>,
+    /// The number of its first line.
+    first: u64,
+    numbers: Numbers,
+}
+
+/// The window size: a number of batches of the default size.
+#[cfg(unix)]
+const WINDOW: usize = 4 * BATCH_BYTES;
+
+/// [`run_file_lines`] once the file is known to be mappable.
+#[cfg(unix)]
+fn run_mapped<W, E>(
+    read: Mapped<'_>,
+    workers: Vec<W>,
+    batch_bytes: usize,
+    mut user_emit: E,
+) -> Result<(), Failure>
+where
+    W: Work,
+    E: FnMut(&mut Batch) -> io::Result<bool>,
+{
+    let Mapped { mut windows, range, mut first, numbers } = read;
+    // The number of the next emitted batch's first line, for batches
+    // whose workers numbered their lines from 1.
+    let mut base = first;
+    let mut emit = |batch: &mut Batch| {
+        if batch.lines.deferred {
+            for d in &mut batch.diagnostics {
+                d.line += base - 1;
+            }
+            base += batch.lines.count;
+        }
+        user_emit(batch)
+    };
+    let batch_bytes = batch_bytes.max(1);
+    thread::scope(|scope| {
+        let mut pool = Pool { idle: workers, order: None };
+        let mut spare: Vec<Batch> = vec![];
+        let mut batch: Option<Batch> = None;
+        let mut next_range = Some(range);
+        loop {
+            let next = match next_range.take() {
+                Some(range) => Ok(Some(range)),
+                None => windows.next_batch(batch_bytes),
+            };
+            let range = match next {
+                Ok(Some(range)) => range,
+                Ok(None) => break,
+                Err(e) => {
+                    if let Some(batch) = batch.take() {
+                        if !pool.finish(scope, batch, true, &mut emit)? {
+                            return Ok(());
+                        }
+                    } else if !pool.drain(&mut emit)? {
+                        return Ok(());
+                    }
+                    return Err(Failure::Read(e));
+                }
+            };
+            let mut next = spare.pop().unwrap_or_default();
+            let window = windows.current();
+            let bytes = &window.bytes()[range.clone()];
+            if numbers == Numbers::Reader {
+                next.lines.first = first;
+                let ends = line_ends(bytes);
+                first += ends.count;
+                next.lines.lf_only =
+                    ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
+            } else {
+                next.lines.deferred = true;
+            }
+            next.lines.mapped = Some((window, range));
+            if let Some(full) = batch.replace(next) {
+                if !pool.pass(scope, full, &mut spare, &mut emit)? {
+                    return Ok(());
+                }
+            }
+        }
+        match batch {
+            Some(batch) => pool.finish(scope, batch, false, &mut emit)?,
+            None => pool.drain(&mut emit)?,
+        };
+        Ok(())
+    })
+}
+
+/// Files mapped into memory.
+#[cfg(unix)]
+mod map {
+    use std::fs::File;
+    use std::io;
+    use std::ops::Range;
+    use std::os::unix::io::AsRawFd;
+    use std::sync::Arc;
+
+    use super::WINDOW;
+    use crate::lines::last_line_end;
+
+    /// A part of a file mapped into memory, read only; unmapped when the
+    /// last batch that holds it is done with it.
+    #[derive(Debug)]
+    pub struct Window {
+        ptr: *mut libc::c_void,
+        len: usize,
+    }
+
+    // SAFETY: the mapping is read only and nothing changes it through
+    // this value; it may be read from any thread, and unmapped from any.
+    unsafe impl Send for Window {}
+    // SAFETY: as above.
+    unsafe impl Sync for Window {}
+
+    impl Window {
+        /// Maps `len` bytes (not 0) of `file` from `offset`, a multiple of
+        /// the page size.
+        fn new(file: &File, offset: u64, len: usize) -> io::Result<Window> {
+            #[cfg(target_os = "linux")]
+            let flags = libc::MAP_PRIVATE | libc::MAP_POPULATE;
+            #[cfg(not(target_os = "linux"))]
+            let flags = libc::MAP_PRIVATE;
+            let offset = libc::off_t::try_from(offset)
+                .map_err(|_| io::Error::other("offset too large"))?;
+            // SAFETY: a new read-only mapping, placed where the system
+            // chooses, of a file descriptor that is open; the result is
+            // checked.
+            let ptr = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ,
+                    flags,
+                    file.as_raw_fd(),
+                    offset,
+                )
+            };
+            if ptr == libc::MAP_FAILED {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(Window { ptr, len })
+        }
+
+        /// The mapped bytes.
+        pub fn bytes(&self) -> &[u8] {
+            // SAFETY: `ptr` is a mapping of `len` readable bytes, which
+            // lives as long as `self`.
+            unsafe { std::slice::from_raw_parts(self.ptr.cast(), self.len) }
+        }
+    }
+
+    impl Drop for Window {
+        fn drop(&mut self) {
+            // SAFETY: the mapping made by `new`, unmapped once.
+            unsafe { libc::munmap(self.ptr, self.len) };
+        }
+    }
+
+    /// A file's bytes from an offset to a size, mapped a window at a
+    /// time and cut into batches of whole lines.
+    pub struct Windows<'f> {
+        file: &'f File,
+        /// Where the next batch starts in the file.
+        pos: u64,
+        size: u64,
+        page: u64,
+        window: Option<(u64, Arc<Window>)>,
+    }
+
+    impl<'f> Windows<'f> {
+        /// The bytes of `file` from `start` to `size`.
+        pub fn new(file: &'f File, start: u64, size: u64) -> Windows<'f> {
+            // SAFETY: sysconf only reads a system setting.
+            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            let page = u64::try_from(page).unwrap_or(4096).max(1);
+            Windows { file, pos: start, size, page, window: None }
+        }
+
+        /// The window of the last batch.
+        pub fn current(&self) -> Arc<Window> {
+            let (_, window) = self.window.as_ref().expect("a batch was cut");
+            Arc::clone(window)
+        }
+
+        /// The range, in the current window, of the next batch: whole
+        /// lines of about `size` bytes (the last batch: up to the end of
+        /// the file); `None` at the end.
+        pub fn next_batch(
+            &mut self,
+            size: usize,
+        ) -> io::Result<Option<Range<usize>>> {
+            if self.pos >= self.size {
+                return Ok(None);
+            }
+            let mut want = size;
+            loop {
+                let (start, window) = match &self.window {
+                    Some((start, w))
+                        if self.pos
+                            + (want as u64).min(self.size - self.pos)
+                            <= start + w.len as u64 =>
+                    {
+                        (*start, Arc::clone(w))
+                    }
+                    _ => {
+                        let start = self.pos / self.page * self.page;
+                        let len = (want + (self.pos - start) as usize)
+                            .max(WINDOW)
+                            .min((self.size - start) as usize);
+                        let w = Arc::new(Window::new(self.file, start, len)?);
+                        self.window = Some((start, Arc::clone(&w)));
+                        (start, w)
+                    }
+                };
+                let from = (self.pos - start) as usize;
+                let to = (from + want).min(window.len);
+                let end_of_file = start + to as u64 == self.size;
+                let cut = match end_of_file {
+                    true => Some(to),
+                    false => last_line_end(&window.bytes()[from..to])
+                        .map(|cut| from + cut),
+                };
+                if let Some(cut) = cut {
+                    self.pos = start + cut as u64;
+                    return Ok(Some(from..cut));
+                }
+                // No line ends in the batch: a longer one, in a larger
+                // window if need be.
+                want = want.saturating_mul(2);
+            }
+        }
+    }
 }
 
 /// Reads the rest of `lines` into `bytes` until it holds `size` bytes
@@ -392,6 +765,17 @@ impl<W: Work> Pool<W> {
         W: 'scope,
         E: FnMut(&mut Batch) -> io::Result<bool>,
     {
+        if let (None, [worker]) = (&self.order, &mut self.idle[..]) {
+            // One worker: no thread, the batch is worked on here.
+            let mut batch = batch;
+            work_on(worker, &mut batch);
+            if !emit(&mut batch).map_err(Failure::Write)? {
+                return Ok(false);
+            }
+            batch.clear();
+            spare.push(batch);
+            return Ok(true);
+        }
         if let Some(mut done) = self.send(scope, batch) {
             if !emit(&mut done).map_err(Failure::Write)? {
                 return Ok(false);
@@ -459,7 +843,7 @@ impl<W: Work> Pool<W> {
     {
         match (&self.order, self.idle.first_mut()) {
             (None, Some(worker)) => {
-                worker.work(&mut batch);
+                work_on(worker, &mut batch);
                 Some(batch)
             }
             _ => self.send(scope, batch),
@@ -517,7 +901,7 @@ impl Order {
                 // for it instead of for the queue.
                 let next = queue.lock().map(|queue| queue.recv());
                 let Ok(Ok((place, mut batch))) = next else { break };
-                worker.work(&mut batch);
+                work_on(&mut worker, &mut batch);
                 if done.send((place, batch)).is_err() {
                     break;
                 }
@@ -650,6 +1034,86 @@ mod tests {
                 "{threads} threads, batches of {batch_bytes}"
             );
         }
+    }
+
+    /// A file mapped a window at a time gives the batches that reading
+    /// it gives: with every line end, after a first part read line by
+    /// line (so from any offset), with lines across windows and a line
+    /// longer than a window, and the last line without a line end.
+    #[cfg(unix)]
+    #[test]
+    fn mapped_files_are_read_as_read_files() {
+        const BYTES: &[&[u8]] = &[
+            b"a",
+            b"x",
+            b"!",
+            b" ",
+            b"\n",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\xc2",
+            b"\x85",
+            b"\xe2\x80",
+            b"\xc2\x85",
+            b"\xe2\x80\xa8",
+        ];
+        let mut rng = Rng::new(9);
+        let dir = std::env::temp_dir()
+            .join(format!("chesspipe-mapped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for round in 0..18 {
+            let len = [100, 3000, 600_000][round % 3];
+            let mut input: Vec<u8> = (0..len)
+                .flat_map(|_| BYTES[rng.below(BYTES.len())])
+                .copied()
+                .collect();
+            if round == 5 {
+                // A line longer than a window.
+                let at = input.len() / 2;
+                input.splice(at..at, std::iter::repeat_n(b'x', 2 * WINDOW));
+            }
+            let path = dir.join(format!("{round}.txt"));
+            std::fs::write(&path, &input).unwrap();
+            let file = File::open(&path).unwrap();
+            let mut lines =
+                LineReader::with_capacity(64, File::open(&path).unwrap());
+            // Some lines read first, as the tools read a first batch.
+            let mut head = Batch::default();
+            for _ in 0..rng.below(20) {
+                match lines.next_line().unwrap() {
+                    Some(line) => head.lines.push(line),
+                    None => break,
+                }
+            }
+            Upper.work(&mut head);
+            let (mut out, mut diagnostics, mut selected) =
+                (head.out, head.diagnostics, head.selected);
+            let threads = 1 + round % 3;
+            let workers = (0..threads).map(|_| Upper).collect();
+            let batch_bytes = [1, 100, 70_000][round % 3];
+            // Numbered by the reading thread or by the workers.
+            let numbers = [Numbers::Reader, Numbers::Worker][round % 2];
+            run_file_lines(
+                &mut lines,
+                Some(&file),
+                numbers,
+                workers,
+                batch_bytes,
+                |b| {
+                    out.extend_from_slice(&b.out);
+                    diagnostics.append(&mut b.diagnostics);
+                    selected += b.selected;
+                    Ok(true)
+                },
+            )
+            .unwrap();
+            assert!(
+                (out, diagnostics, selected) == sequential(&input),
+                "round {round}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// [`Upper`], slow on some batches, so that later ones come back

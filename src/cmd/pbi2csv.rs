@@ -5,12 +5,14 @@
 //! are decoded into one reused scratch buffer, so a row allocates nothing.
 
 use std::fmt;
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
 use rust_xlsxwriter::XlsxError;
 
 use crate::board::Board;
+use crate::cmd::csv_row;
 use crate::cmd::input::{self, Source};
 use crate::cmd::msg::Messages;
 use crate::cmd::output::CsvWriter;
@@ -19,7 +21,8 @@ use crate::cmd::xlsx::{self, Book, Skip};
 use crate::decimal;
 use crate::diag::{describe, Diagnostic, Failure, Report};
 use crate::gbr;
-use crate::lines::{LineReader, BOM};
+use crate::lines::{Line, LineReader, BOM};
+use crate::pbi::scan::{self, LineScan};
 use crate::pbi::{
     self, class, escape, swar, trim, Field, Item, Parser, Record, Subfields,
 };
@@ -188,8 +191,8 @@ pub fn run<W: Write>(
     if config.header {
         table.header()?;
     }
-    input::read_all(sources, msgs, |name, lines, msgs| {
-        table.input(name, lines, msgs)
+    input::read_all(sources, msgs, |name, lines, file, msgs| {
+        table.input(name, lines, file, msgs)
     })?;
     table.wtr.flush()
 }
@@ -214,7 +217,7 @@ pub fn run_workbook(
     let mut scratch = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(1024);
     let mut ends = Vec::with_capacity(config.columns.len());
-    input::read_all(sources, msgs, |name, lines, msgs| {
+    input::read_all(sources, msgs, |name, lines, _file, msgs| {
         let opts = pbi::Options { strict: config.strict };
         let mut parser = Parser::new(opts);
         let mut comments = 0;
@@ -306,6 +309,9 @@ fn workbook_error(path: &Path, e: XlsxError) -> io::Error {
     io::Error::other(format!("{}: {text}", path.display()))
 }
 
+/// The size of a batch of lines for the workers.
+const BATCH: usize = par::BATCH_BYTES;
+
 /// The writer and its scratch space.
 struct Table<'c, W: Write> {
     config: &'c Config,
@@ -314,6 +320,10 @@ struct Table<'c, W: Write> {
     quote_bits: Option<u8>,
     /// Whether the columns are the default ones, in order.
     defaults: bool,
+    /// Whether a clean line's row is written straight from its scan
+    /// ([`csv_row`]): the default columns, decoded, with commas.
+    fast: bool,
+    scan: LineScan,
 }
 
 impl<'c, W: Write> Table<'c, W> {
@@ -324,6 +334,10 @@ impl<'c, W: Write> Table<'c, W> {
             scratch: Vec::with_capacity(256),
             quote_bits: quote_bits(config.delimiter),
             defaults: config.columns == Column::defaults(),
+            fast: config.columns == Column::defaults()
+                && config.delimiter == b','
+                && !config.raw,
+            scan: LineScan::new(),
         }
     }
 
@@ -337,6 +351,7 @@ impl<'c, W: Write> Table<'c, W> {
         &mut self,
         name: &str,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let opts = pbi::Options { strict: self.config.strict };
@@ -346,16 +361,15 @@ impl<'c, W: Write> Table<'c, W> {
         let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            // By reference: moving the record out would copy it.
-            if let Some(Item::Record(ref rec)) = parser.line(line, msgs) {
-                self.row(name, rec).map_err(Failure::Write)?;
-            } else if parser.is_rejected() {
+            self.line(name, &mut parser, line, false, msgs)
+                .map_err(Failure::Write)?;
+            if parser.is_rejected() {
                 return Ok(());
             }
-            if parser.is_reading_data() && self.config.threads > 1 {
+            if parser.is_reading_data() {
                 data += len;
                 if data >= par::BATCH_BYTES {
-                    return self.parallel(name, &parser, lines, msgs);
+                    return self.parallel(name, &parser, lines, file, msgs);
                 }
             }
         }
@@ -363,13 +377,65 @@ impl<'c, W: Write> Table<'c, W> {
         Ok(())
     }
 
+    /// Writes the row of one line, if it is a record. `utf8` says that
+    /// the line is known to be valid UTF-8.
+    #[inline]
+    fn line(
+        &mut self,
+        name: &str,
+        parser: &mut Parser,
+        line: Line<'_>,
+        utf8: bool,
+        report: &mut dyn Report,
+    ) -> io::Result<()> {
+        let mut scan = std::mem::take(&mut self.scan);
+        let read = self.fast && scan.read(line.content(), Some(b','));
+        let src = line.content();
+        let done =
+            self.scanned(name, parser, line, src, &scan, read, utf8, report);
+        self.scan = scan;
+        done
+    }
+
+    /// [`Table::line`] for a line that `scan` has read if `read`; `src`
+    /// starts with the line's content (and may go on past it).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn scanned(
+        &mut self,
+        name: &str,
+        parser: &mut Parser,
+        line: Line<'_>,
+        src: &[u8],
+        scan: &LineScan,
+        read: bool,
+        utf8: bool,
+        report: &mut dyn Report,
+    ) -> io::Result<()> {
+        if read {
+            if let Some(clean) = parser.clean(&line, scan, utf8) {
+                if csv_row::can_write(scan) {
+                    let scratch = &mut self.scratch;
+                    return csv_row::write(&mut self.wtr, src, scan, scratch);
+                }
+                return self.row(name, &parser.record_of(line, &clean));
+            }
+        }
+        // By reference: moving the record out would copy it.
+        if let Some(Item::Record(ref rec)) = parser.line(line, report) {
+            self.row(name, rec)?;
+        }
+        Ok(())
+    }
+
     /// Writes the rest of an input's records, made into rows by
-    /// [`par`] workers.
+    /// [`par`] workers (on this thread for one).
     fn parallel(
         &mut self,
         name: &str,
         parser: &Parser,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let workers = (0..self.config.threads)
@@ -382,7 +448,13 @@ impl<'c, W: Write> Table<'c, W> {
                 name,
             })
             .collect();
-        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
+        // The `line` column writes the lines' numbers out: the reading
+        // thread must know them; else the workers count.
+        let numbers = match self.config.columns.contains(&Column::Line) {
+            true => par::Numbers::Reader,
+            false => par::Numbers::Worker,
+        };
+        par::run_file_lines(lines, file, numbers, workers, BATCH, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }
@@ -451,14 +523,42 @@ struct Rows<'c> {
 
 impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        batch.lines.each(|line| {
-            let item = self.parser.line(line, &mut batch.diagnostics);
-            if let Some(Item::Record(ref rec)) = item {
-                // Writing into a Vec cannot fail.
-                let _ = self.table.row(self.name, rec);
-            }
-        });
-        self.table.wtr.swap_rows(&mut batch.out);
+        // Valid as a whole, then every line is.
+        let utf8 = simdutf8::basic::from_utf8(batch.lines.bytes()).is_ok();
+        let diagnostics = &mut batch.diagnostics;
+        let (table, parser, name) =
+            (&mut self.table, &mut self.parser, self.name);
+        if table.fast && batch.lines.lf_only() {
+            // The lines are found as they are read.
+            let (bytes, first) = (batch.lines.bytes(), batch.lines.first());
+            let mut scan = std::mem::take(&mut table.scan);
+            scan::each_lf_line(
+                bytes,
+                first,
+                &mut scan,
+                Some(b','),
+                |at, line, scan, read| {
+                    // Writing into a Vec cannot fail.
+                    let src = &bytes[at..];
+                    let _ = table.scanned(
+                        name,
+                        parser,
+                        line,
+                        src,
+                        scan,
+                        read,
+                        utf8,
+                        diagnostics,
+                    );
+                },
+            );
+            table.scan = scan;
+        } else {
+            batch.lines.each(|line| {
+                let _ = table.line(name, parser, line, utf8, diagnostics);
+            });
+        }
+        table.wtr.swap_rows(&mut batch.out);
     }
 }
 
@@ -799,5 +899,75 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The fast way (rows straight from the scan, lines found by their
+    /// LF) writes what the general way writes, and reports the same.
+    #[test]
+    fn fast_rows_are_the_general_rows() {
+        use crate::lines::LineEnd;
+        let mut rng = crate::testing::Rng::new(41);
+        let mut bytes = vec![];
+        for _ in 0..20_000 {
+            bytes.extend(crate::testing::pbi_line(&mut rng));
+            bytes.push(b'\n');
+        }
+        let config = Config::default();
+        let start = |fast: bool| {
+            let mut table = Table::new(&config, CsvWriter::new(vec![], b','));
+            table.fast = fast;
+            let mut parser = Parser::new(pbi::Options::default());
+            let first = b"#PBI 1.2\nLoyd:8/8/8/8/8/8/8/K1k5:#2::::::\n";
+            let mut lines = LineReader::new(&first[..]);
+            while let Some(line) = lines.next_line().unwrap() {
+                parser.line(line, &mut vec![]);
+            }
+            (table, parser, Vec::new())
+        };
+        let (mut general, mut p, mut want) = start(false);
+        let mut lines = LineReader::continuing(&bytes[..], 3);
+        while let Some(line) = lines.next_line().unwrap() {
+            general.line("f", &mut p, line, false, &mut want).unwrap();
+        }
+        let (mut one, mut p, mut got) = start(true);
+        let mut lines = LineReader::continuing(&bytes[..], 3);
+        while let Some(line) = lines.next_line().unwrap() {
+            one.line("f", &mut p, line, false, &mut got).unwrap();
+        }
+        let (mut batch, mut p, mut got_batch) = start(true);
+        let mut scan = LineScan::new();
+        scan::each_lf_line(
+            &bytes,
+            3,
+            &mut scan,
+            Some(b','),
+            |at, line, scan, read| {
+                assert_eq!(line.end(), LineEnd::Lf);
+                let src = &bytes[at..];
+                let utf8 = std::str::from_utf8(line.content()).is_ok();
+                batch
+                    .scanned(
+                        "f",
+                        &mut p,
+                        line,
+                        src,
+                        scan,
+                        read,
+                        utf8,
+                        &mut got_batch,
+                    )
+                    .unwrap();
+            },
+        );
+        let output = |t: &mut Table<'_, Vec<u8>>| {
+            t.wtr.flush().unwrap();
+            std::mem::take(t.wtr.get_mut())
+        };
+        let want_out = output(&mut general);
+        assert!(want_out.len() > 1_000_000);
+        assert!(output(&mut one) == want_out);
+        assert!(output(&mut batch) == want_out);
+        assert_eq!(got, want);
+        assert_eq!(got_batch, want);
     }
 }

@@ -6,17 +6,22 @@
 //! with `-v`, when not. Regexes match the decoded text of a field; a field
 //! without `\` is matched where it stands, with no copy.
 //!
-//! A line that cannot be selected is not read in full, as ripgrep does
-//! not look at a line with no hit: when a test is one plain string, the
-//! workers search each batch for it (and for `\`) at once, and a line
-//! where it does not occur, not even decoded, is only counted for its 9
-//! fields, so that every error is still reported (not with `--strict`
-//! or `-v`, which read every line).
+//! Every line is read as pbi2csv reads it, with the same warnings and
+//! errors, whatever the pattern. The speed comes from reading each line
+//! fast, not from reading fewer: [`LineScan`] reads a line in one pass,
+//! [`Parser::clean`] tells from it that the line gives no diagnostic (as
+//! nearly every line does), and when the test is one plain string, the
+//! workers search each batch for it at once, as ripgrep searches a
+//! buffer, and a clean line is selected by where the string occurs in it.
+//! Only a line with something to report, or with an escape where the
+//! string may hide, is read the general way ([`Parser::line`], then the
+//! record's texts).
 //!
 //! [`run`] writes the selected records as a PBI file: a BOM, the marker
 //! and comment lines of the first PBI input as read, then each selected
 //! data line byte for byte with its own line end.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
@@ -30,7 +35,8 @@ use crate::cmd::msg::Messages;
 use crate::cmd::par::{self, Batch, Work};
 use crate::diag::Failure;
 use crate::diag::Report;
-use crate::lines::{LineEnd, LineReader, BOM};
+use crate::lines::{Line, LineEnd, LineReader, BOM};
+use crate::pbi::scan::{self, LineScan};
 use crate::pbi::{self, Field, Item, Parser, Record, Subfields};
 
 /// The fields a field option searches.
@@ -161,29 +167,11 @@ impl Pattern {
         self.literal.as_ref().is_some_and(|f| f.find(hay).is_none())
     }
 
-    /// [`Pattern::rules_out`] for the decoded `raw` (decoded in
-    /// `scratch`), which `raw` already is when it holds no `\`. Escapes
-    /// never cross a `:`, `;` or `|`, so each text of a field, decoded, is
-    /// a part of the decoded field.
-    fn rules_out_decoded(&self, raw: &[u8], scratch: &mut Vec<u8>) -> bool {
-        if memchr::memchr(b'\\', raw).is_none() {
-            return true;
-        }
-        scratch.clear();
-        pbi::escape::decode_into(raw, scratch);
-        self.rules_out(scratch)
-    }
-
     /// The plain string that [`Pattern::rules_out`] rules texts out by,
     /// if the patterns are one that is not empty (which rules nothing
     /// out).
     fn plain(&self) -> Option<&memmem::Finder<'static>> {
         self.literal.as_ref().filter(|f| !f.needle().is_empty())
-    }
-
-    /// Whether [`Pattern::rules_out`] can rule texts out.
-    fn is_plain(&self) -> bool {
-        self.plain().is_some()
     }
 }
 
@@ -233,59 +221,39 @@ impl Selector {
         self.passes(rec) != self.invert
     }
 
-    /// Whether some test is a plain string that every selected line must
-    /// hold: then [`Selector::passes_over`] can pass over lines unread.
-    pub fn can_pass_over(&self) -> bool {
-        !self.invert
-            && (self.any.as_ref().is_some_and(Pattern::is_plain)
-                || self.fields.iter().any(|(_, p)| p.is_plain()))
-    }
-
-    /// The plain string that every selected line holds, when no line end
-    /// can stand inside it (it holds no LF, CR, or last byte of U+0085 or
-    /// U+2028): then each occurrence in a batch of lines lies within one
-    /// line, and one search of the whole batch finds the lines that hold
-    /// it.
-    fn prefilter(&self) -> Option<&memmem::Finder<'static>> {
-        if self.invert {
+    /// The selector's one test, when it is a plain string searched for
+    /// in whole fields that no separator or blank can stand inside: then
+    /// a clean line is selected by where the string occurs in it
+    /// ([`Literal`]).
+    fn literal(&self) -> Option<Literal> {
+        if self.status.is_some() || self.gbr.is_some() || self.pieces.is_some()
+        {
             return None;
         }
-        self.any
-            .iter()
-            .chain(self.fields.iter().map(|(_, p)| p))
-            .filter_map(Pattern::plain)
-            .find(|f| {
-                !f.needle()
-                    .iter()
-                    .any(|b| matches!(b, b'\n' | b'\r' | 0x85 | 0xa8))
-            })
-    }
-
-    /// Whether the data line `content` cannot be selected, told without
-    /// reading its fields: it holds no escape, and it does not hold the
-    /// plain string of the general pattern or of a field option (each
-    /// field, and so each text, is a part of the line as written).
-    ///
-    /// This is what makes a search for a name as fast as a search of the
-    /// bytes: most lines are ruled out by one `memmem` search, as
-    /// ripgrep rules out a buffer. Always false with `-v`. A line with
-    /// an escape is decoded into `scratch`.
-    pub fn passes_over(&self, content: &[u8], scratch: &mut Vec<u8>) -> bool {
-        if self.invert {
-            return false;
+        let (pattern, fields) = match (&self.any, &self.fields[..]) {
+            (Some(p), []) => (p, 0x1ff),
+            (None, [(target, p)]) => {
+                (p, target.fields().iter().fold(0, |m, &f| m | 1 << f as u16))
+            }
+            _ => return None,
+        };
+        let finder = pattern.plain()?;
+        // Items are split at `;` and `|` and trimmed of blanks; a line
+        // end is not in a line: a string without these is wholly in one
+        // text or in none.
+        let needle = finder.needle();
+        if needle.iter().any(|b| b":;|\\ \t\n\r\x85\xa8".contains(b)) {
+            return None;
         }
-        self.any.as_ref().is_some_and(|p| {
-            // The position is searched as written, the rest decoded.
-            p.rules_out(content) && p.rules_out_decoded(content, scratch)
-        }) || self.fields.iter().any(|(target, p)| {
-            p.is_plain()
-                && target.fields().iter().all(|&f| {
-                    pbi::field_of(content, f).is_none_or(|raw| {
-                        p.rules_out(raw)
-                            && (f == Field::Position
-                                || p.rules_out_decoded(raw, scratch))
-                    })
-                })
+        let mut bytes = [false; 256];
+        for &b in needle {
+            bytes[usize::from(b)] = true;
+        }
+        Some(Literal {
+            finder: finder.clone(),
+            fields,
+            bytes,
+            invert: self.invert,
         })
     }
 
@@ -408,7 +376,9 @@ pub fn run<W: Write>(
         header: false,
         selected: 0,
     };
-    input::read_all(sources, msgs, |_, lines, msgs| grep.input(lines, msgs))?;
+    input::read_all(sources, msgs, |_, lines, file, msgs| {
+        grep.input(lines, file, msgs)
+    })?;
     if mode == Mode::Count {
         writeln!(grep.out, "{}", grep.selected)?;
     }
@@ -431,69 +401,86 @@ impl<W: Write> Grep<'_, W> {
     fn input(
         &mut self,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
-        let mut parser = Parser::new(pbi::Options { strict: self.strict });
         // Only the first PBI input's header is written.
         let first = !self.header;
+        let mut reading = Reading::new(
+            self.selector,
+            Parser::new(pbi::Options { strict: self.strict }),
+        );
+        let mut scan = LineScan::new();
         // Data lines read on this thread: past one batch, the rest goes
         // to the workers.
         let mut data = 0;
-        let pass_over = self.selector.can_pass_over();
-        let mut scratch = vec![];
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
-            let passed = pass_over
-                && self.selector.passes_over(line.content(), &mut scratch)
-                && parser.could_only_warn(&line);
-            let item = if passed { None } else { parser.line(line, msgs) };
-            let write = match item {
-                Some(Item::Marker(line)) if first => {
-                    self.header = true;
-                    self.marker(line.raw(), line.end())
-                }
-                Some(Item::Comment(line)) if first => self.print(line.raw()),
-                Some(Item::Record(rec)) if self.selector.selects(&rec) => {
+            let write = if reading.parser.is_reading_data() {
+                let raw = line.raw();
+                let read = scan.read(line.content(), None);
+                if reading.select(line, &scan, read, None, false, msgs) {
                     self.selected += 1;
                     if self.mode == Mode::Quiet {
                         return Ok(());
                     }
-                    self.print(rec.line().raw())
+                    self.print(raw)
+                } else {
+                    Ok(())
                 }
-                _ if parser.is_rejected() => return Ok(()),
-                _ => Ok(()),
+            } else {
+                match reading.parser.line(line, msgs) {
+                    Some(Item::Marker(line)) if first => {
+                        self.header = true;
+                        self.marker(line.raw(), line.end())
+                    }
+                    Some(Item::Comment(line)) if first => {
+                        self.print(line.raw())
+                    }
+                    Some(Item::Record(rec)) if self.selector.selects(&rec) => {
+                        self.selected += 1;
+                        if self.mode == Mode::Quiet {
+                            return Ok(());
+                        }
+                        self.print(rec.line().raw())
+                    }
+                    _ if reading.parser.is_rejected() => return Ok(()),
+                    _ => Ok(()),
+                }
             };
             write.map_err(Failure::Write)?;
-            if parser.is_reading_data() && self.threads > 1 {
+            if reading.parser.is_reading_data() {
                 data += len;
                 if data >= par::BATCH_BYTES {
-                    return self.parallel(&parser, lines, msgs);
+                    return self.parallel(&reading.parser, lines, file, msgs);
                 }
             }
         }
-        parser.finish(msgs);
+        reading.parser.finish(msgs);
         Ok(())
     }
 
-    /// Selects from the rest of an input with [`par`] workers.
+    /// Selects from the rest of an input with [`par`] workers (on this
+    /// thread for one).
     fn parallel(
         &mut self,
         parser: &Parser,
         lines: &mut LineReader<Box<dyn Read>>,
+        file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
         let workers = (0..self.threads)
             .map(|_| Selecting {
                 // A clone of a regex has its own pool of caches, which
                 // its first thread then takes without a lock.
-                selector: self.selector.clone(),
-                parser: parser.clone(),
+                reading: Reading::new(self.selector, parser.clone()),
                 mode: self.mode,
                 hits: Hits::default(),
-                scratch: vec![],
+                scan: LineScan::new(),
             })
             .collect();
-        par::run_lines(lines, workers, par::BATCH_BYTES, |batch| {
+        let (numbers, size) = (par::Numbers::Worker, par::BATCH_BYTES);
+        par::run_file_lines(lines, file, numbers, workers, size, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }
@@ -527,108 +514,238 @@ impl<W: Write> Grep<'_, W> {
     }
 }
 
-/// Where the prefilter's string and `\` occur in a batch of lines, each
-/// found by one search of the whole batch, as ripgrep searches a buffer:
-/// a line that holds neither cannot be selected.
+/// A selector's one test when it is a plain string, searched for in
+/// whole fields ([`Selector::literal`]).
 ///
-/// At most [`Hits::MAX`] of each are kept, so that memory stays small
-/// however often they occur; a line past the last one kept is taken to
-/// hold one (and is looked at on its own).
+/// Every text of a field is a part of the field as written (items and
+/// subfields are cut at `;` and `|` and trimmed of blanks, which the
+/// string does not hold), and the field is its decoded text where it
+/// holds no escape: so in a line with no escape in the fields searched,
+/// the test passes exactly when the string occurs in them. An escape can
+/// make the string only if it decodes to one of its bytes: with none such,
+/// and the string nowhere in the fields as written, the test fails.
+/// Otherwise the record's texts decide.
+#[derive(Clone, Debug)]
+struct Literal {
+    finder: memmem::Finder<'static>,
+    /// A bit for each field searched.
+    fields: u16,
+    /// The string's bytes.
+    bytes: [bool; 256],
+    invert: bool,
+}
+
+impl Literal {
+    /// Whether the clean line `content`, read by `scan`, is selected:
+    /// `None` when its record's texts must say. `found(start, end)` says
+    /// whether the string occurs in `content[start..end]`.
+    #[inline]
+    fn selects(
+        &self,
+        scan: &LineScan,
+        content: &[u8],
+        mut found: impl FnMut(usize, usize) -> bool,
+    ) -> Option<bool> {
+        let mut hit = false;
+        let mut fields = self.fields;
+        while fields != 0 && !hit {
+            let f = fields.trailing_zeros() as usize;
+            let (start, end) = scan.field(f);
+            hit = found(start, end);
+            fields &= fields - 1;
+        }
+        if scan.back_fields() & self.fields == 0 {
+            return Some(hit != self.invert);
+        }
+        if hit {
+            return None;
+        }
+        // The escapes of a clean line are all valid: `\xHH`.
+        for at in scan.backslashes() {
+            if self.fields & 1 << scan.field_at(at) == 0 {
+                continue;
+            }
+            let hex = std::str::from_utf8(&content[at + 2..at + 4]).ok()?;
+            let cp = char::from(u8::from_str_radix(hex, 16).ok()?);
+            let mut utf8 = [0; 2];
+            if cp
+                .encode_utf8(&mut utf8)
+                .bytes()
+                .any(|b| self.bytes[usize::from(b)])
+            {
+                return None;
+            }
+        }
+        Some(self.invert)
+    }
+}
+
+/// What reading data lines needs: the selector, its plain string, the
+/// parser.
+struct Reading<'s> {
+    selector: &'s Selector,
+    literal: Option<Literal>,
+    parser: Parser,
+}
+
+impl<'s> Reading<'s> {
+    fn new(selector: &'s Selector, parser: Parser) -> Reading<'s> {
+        Reading { selector, literal: selector.literal(), parser }
+    }
+
+    /// Reads a data line (reporting what [`Parser::line`] would), and
+    /// says whether it is selected. `scan` has read the line if `read`;
+    /// `hits` says where the string of [`Selector::literal`] occurs in
+    /// the line (offsets from its start), when known; `utf8`, that the
+    /// line is known to be valid UTF-8.
+    #[inline]
+    fn select(
+        &mut self,
+        line: Line<'_>,
+        scan: &LineScan,
+        read: bool,
+        hits: Option<&[usize]>,
+        utf8: bool,
+        report: &mut dyn Report,
+    ) -> bool {
+        let content = line.content();
+        if read {
+            if let Some(clean) = self.parser.clean(&line, scan, utf8) {
+                if let Some(lit) = &self.literal {
+                    let n = lit.finder.needle().len();
+                    let found = |start: usize, end: usize| match hits {
+                        Some(hits) => {
+                            hits.iter().any(|&h| h >= start && h + n <= end)
+                        }
+                        None => {
+                            lit.finder.find(&content[start..end]).is_some()
+                        }
+                    };
+                    if let Some(selected) = lit.selects(scan, content, found) {
+                        return selected;
+                    }
+                }
+                let rec = self.parser.record_of(line, &clean);
+                return self.selector.selects(&rec);
+            }
+        }
+        match self.parser.line(line, report) {
+            Some(Item::Record(rec)) => self.selector.selects(&rec),
+            _ => false,
+        }
+    }
+}
+
+/// Where the string of [`Selector::literal`] occurs in a batch of lines,
+/// found by one search of the whole batch, as ripgrep searches a buffer.
+///
+/// At most [`Hits::MAX`] are kept, so that memory stays small however
+/// often it occurs; for the lines past the last one kept, the lines are
+/// searched one by one.
 #[derive(Debug, Default)]
 struct Hits {
     /// Offsets of the string, in order.
-    strings: Vec<usize>,
-    /// Offsets of `\`, in order.
-    escapes: Vec<usize>,
-    /// The string's length.
-    len: usize,
-    /// Up to where each list holds every offset.
-    known: (usize, usize),
-    /// The first string and `\` not before the last line asked about.
-    next: (usize, usize),
+    at: Vec<usize>,
+    /// Up to where the list holds every offset: a line that ends there
+    /// or before has all of its hits in it.
+    known: usize,
+    /// The first offset not before the last line asked about.
+    next: usize,
+    /// The offsets in the last line asked about, from its start.
+    line: Vec<usize>,
 }
 
 impl Hits {
     const MAX: usize = 4096;
 
-    /// Finds the string of `finder` and `\` in `bytes`.
+    /// Finds the string of `finder` in `bytes`.
     fn find(&mut self, finder: &memmem::Finder<'_>, bytes: &[u8]) {
-        let all = |list: &mut Vec<usize>,
-                   found: &mut dyn Iterator<Item = usize>| {
-            list.clear();
-            list.extend(found.take(Hits::MAX));
-            match list.len() {
-                Hits::MAX => list[Hits::MAX - 1],
-                _ => usize::MAX,
-            }
+        self.at.clear();
+        self.at.extend(finder.find_iter(bytes).take(Hits::MAX));
+        // Every hit that starts before the end of the last one kept is
+        // kept (they do not overlap).
+        self.known = match self.at.len() {
+            Hits::MAX => self.at[Hits::MAX - 1] + finder.needle().len(),
+            _ => usize::MAX,
         };
-        self.known = (
-            all(&mut self.strings, &mut finder.find_iter(bytes)),
-            all(&mut self.escapes, &mut memchr::memchr_iter(b'\\', bytes)),
-        );
-        self.len = finder.needle().len();
-        self.next = (0, 0);
+        self.next = 0;
     }
 
-    /// Whether the bytes `start..end` hold the string or a `\`, or may;
-    /// asked of lines in order.
-    fn in_line(&mut self, start: usize, end: usize) -> bool {
-        let (s, e) = &mut self.next;
-        while self.strings.get(*s).is_some_and(|&at| at < start) {
-            *s += 1;
+    /// Where the string occurs in the line at `start..end`, from its
+    /// start, if known; asked of lines in order.
+    #[inline]
+    fn in_line(&mut self, start: usize, end: usize) -> Option<&[usize]> {
+        if end > self.known {
+            return None;
         }
-        while self.escapes.get(*e).is_some_and(|&at| at < start) {
-            *e += 1;
+        while self.at.get(self.next).is_some_and(|&at| at < start) {
+            self.next += 1;
         }
-        end > self.known.0
-            || end > self.known.1
-            || self.strings.get(*s).is_some_and(|&at| at + self.len <= end)
-            || self.escapes.get(*e).is_some_and(|&at| at < end)
+        self.line.clear();
+        let mut i = self.next;
+        while let Some(&at) = self.at.get(i).filter(|&&at| at < end) {
+            self.line.push(at - start);
+            i += 1;
+        }
+        Some(&self.line)
     }
 }
 
 /// A worker thread of [`Grep::parallel`]: its own parser; the selected
 /// lines go into the batch's output.
-struct Selecting {
-    selector: Selector,
-    parser: Parser,
+struct Selecting<'s> {
+    reading: Reading<'s>,
     mode: Mode,
     hits: Hits,
-    /// Lines with escapes, decoded to be searched.
-    scratch: Vec<u8>,
+    scan: LineScan,
 }
 
-impl Work for Selecting {
+impl Work for Selecting<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        let pass_over = self.selector.can_pass_over();
-        let prefilter = self.selector.prefilter();
-        if let Some(finder) = prefilter {
-            self.hits.find(finder, batch.lines.bytes());
+        let bytes = batch.lines.bytes();
+        // Valid as a whole, then every line is.
+        let utf8 = simdutf8::basic::from_utf8(bytes).is_ok();
+        let literal = self.reading.literal.is_some();
+        if let Some(lit) = &self.reading.literal {
+            self.hits.find(&lit.finder, bytes);
         }
-        batch.lines.each_at(|at, line| {
-            // A line is passed over unread when the selector rules it out
-            // (for most lines, the batch's search already has) and reading
-            // it could give only warnings: errors are still reported for
-            // every line, warnings only for the lines that could be
-            // selected.
-            let content = line.content();
-            let ruled_out = (prefilter.is_some()
-                && !self.hits.in_line(at, at + content.len()))
-                || (pass_over
-                    && self.selector.passes_over(content, &mut self.scratch));
-            if ruled_out && self.parser.could_only_warn(&line) {
-                return;
-            }
-            let item = self.parser.line(line, &mut batch.diagnostics);
-            if let Some(Item::Record(rec)) = item {
-                if self.selector.selects(&rec) {
-                    batch.selected += 1;
-                    if self.mode == Mode::Print {
-                        batch.out.extend_from_slice(line.raw());
-                    }
+        let (hits, reading) = (&mut self.hits, &mut self.reading);
+        let (mut selected, out) = (0, &mut batch.out);
+        let print = self.mode == Mode::Print;
+        let diagnostics = &mut batch.diagnostics;
+        let mut each = |at: usize, line: Line<'_>, scan: &LineScan, read| {
+            let found = match literal {
+                true => hits.in_line(at, at + line.content().len()),
+                false => None,
+            };
+            let raw = line.raw();
+            if reading.select(line, scan, read, found, utf8, diagnostics) {
+                selected += 1;
+                if print {
+                    out.extend_from_slice(raw);
                 }
             }
-        });
+        };
+        let scan = &mut self.scan;
+        if batch.lines.lf_only() {
+            // The lines are found as they are read.
+            let first = batch.lines.first();
+            scan::each_lf_line(
+                bytes,
+                first,
+                scan,
+                None,
+                |at, line, s, read| {
+                    each(at, line, s, read);
+                },
+            );
+        } else {
+            batch.lines.each_at(|at, line| {
+                let read = scan.read(line.content(), None);
+                each(at, line, scan, read);
+            });
+        }
+        batch.selected = selected;
     }
 }
 
@@ -690,24 +807,47 @@ mod tests {
         assert!(pat.is_match(b"Lo.d") && !pat.is_match(b"Loyd"));
         // A regex never rules anything out.
         assert!(!pattern(&["Lo.d"], plain).rules_out(b"Kling"));
-        // Nor does the empty string, and a batch is searched only for a
-        // string that no line end can stand inside.
-        assert!(!pattern(&[""], plain).is_plain());
-        let prefilter = |p: &str, invert| {
+        // Nor does the empty string; a clean line is selected by where
+        // the string occurs only for a string that no separator, blank,
+        // line end or escape can stand inside, tested alone.
+        assert!(pattern(&[""], plain).plain().is_none());
+        let literal = |p: &str, invert| {
             let any = Some(pattern(&[p], plain));
             let selector = Selector { any, invert, ..Selector::default() };
-            selector.prefilter().map(|f| f.needle().to_vec())
+            selector.literal().map(|l| (l.finder.needle().to_vec(), l.fields))
         };
-        assert_eq!(prefilter("Loyd", false), Some(b"Loyd".to_vec()));
-        assert_eq!(prefilter("Loyd", true), None);
-        for p in ["", "a\nb", "a\rb", "a\u{85}b", "a\u{2028}b"] {
-            assert_eq!(prefilter(p, false), None, "{p:?}");
+        assert_eq!(literal("Loyd", false), Some((b"Loyd".to_vec(), 0x1ff)));
+        assert_eq!(literal("Loyd", true), Some((b"Loyd".to_vec(), 0x1ff)));
+        for p in [
+            "",
+            "a\nb",
+            "a\rb",
+            "a\u{85}b",
+            "a\u{2028}b",
+            "a b",
+            "a;b",
+            "a|b",
+            "a:b",
+            "a\\x41",
+        ] {
+            assert_eq!(literal(p, false), None, "{p:?}");
         }
+        let selector = Selector {
+            fields: vec![(Target::Source, pattern(&["Loyd"], plain))],
+            ..Selector::default()
+        };
+        assert_eq!(selector.literal().map(|l| l.fields), Some(0b11000));
+        let selector = Selector {
+            fields: vec![(Target::Author, pattern(&["Loyd"], plain))],
+            status: Some("!".into()),
+            ..Selector::default()
+        };
+        assert!(selector.literal().is_none());
     }
 
     #[test]
-    fn hits_tell_the_lines_that_hold_the_string_or_an_escape() {
-        let bytes = b"Kling:1\nLoyd:2\r\nKubbel\\x41:3\nLoy\nd\nxLoydLoyd\n";
+    fn hits_tell_where_the_string_is_in_each_line() {
+        let bytes = b"Kling:1\nLoyd:2\r\nKubbel:3\nLoy\nd\nxLoydLoyd\n";
         let finder = memmem::Finder::new("Loyd");
         let mut hits = Hits::default();
         hits.find(&finder, bytes);
@@ -716,88 +856,112 @@ mod tests {
         for line in bytes.split_inclusive(|&b| b == b'\n') {
             let content =
                 line.len() - 1 - usize::from(line.ends_with(b"\r\n"));
-            found.push(hits.in_line(start, start + content));
+            found.push(hits.in_line(start, start + content).unwrap().to_vec());
             start += line.len();
         }
-        assert_eq!(found, [false, true, true, false, false, true]);
-        // Past the last hit kept, every line may hold one.
+        let none: Vec<usize> = vec![];
+        assert_eq!(
+            found,
+            [
+                none.clone(),
+                vec![0],
+                none.clone(),
+                none.clone(),
+                none,
+                vec![1, 5]
+            ]
+        );
+        // Past the last hit kept, a line's hits are not known.
         let bytes = "Loyd\nKling\n".repeat(Hits::MAX + 10);
         hits.find(&finder, bytes.as_bytes());
-        let (mut start, mut holds) = (0, vec![]);
+        let (mut start, mut known) = (0, vec![]);
         for line in bytes.lines() {
-            holds.push(hits.in_line(start, start + line.len()));
+            known.push(hits.in_line(start, start + line.len()).is_some());
             start += line.len() + 1;
         }
-        assert_eq!(holds.iter().filter(|&&h| !h).count(), Hits::MAX - 1);
-        assert!(holds[..2 * Hits::MAX - 1].iter().step_by(2).all(|&h| h));
-        assert!(holds[2 * Hits::MAX..].iter().all(|&h| h));
+        assert!(known[..2 * Hits::MAX - 1].iter().all(|&k| k));
+        assert!(known[2 * Hits::MAX..].iter().all(|&k| !k));
     }
 
+    /// A line selected by where the plain string is in it is one that
+    /// the record's texts select: every target, plain strings that
+    /// escapes may make (`Loyd` from `L\x6fyd`, `:` ...), `-v`; and the
+    /// batch's hits give what a search of each field gives.
     #[test]
-    fn a_line_passed_over_could_not_have_been_selected() {
-        use crate::lines::LineReader;
+    fn lines_selected_by_the_string_are_those_the_texts_select() {
+        use crate::lines::LineEnd;
         use crate::testing::Rng;
-        const BYTES: &[&[u8]] = &[
-            b":", b":", b":", b"\\", b"x", b"3a", b"\\x4c", b"\\x4C",
-            b"\\x79", b"L", b"o", b"y", b"d", b"Loyd", b"Lo", b"|", b";",
-            b" ", b"8/8", b"#",
-        ];
-        let mut rng = Rng::new(11);
+        let mut rng = Rng::new(43);
         let plain = PatternOptions::default();
         let pattern = |p: &str| Pattern::new(&[p.to_string()], plain).unwrap();
-        let mut passed = 0;
+        let mut bytes = vec![];
         for _ in 0..20_000 {
-            let mut line =
-                b"#PBI 1.2\nLoyd:8/8/8/8/8/8/8/8:#2::::::\n".to_vec();
-            for field in 0..7 + rng.below(4) {
-                if field > 0 {
-                    line.push(b':');
-                }
-                for _ in 0..rng.below(5) {
-                    line.extend_from_slice(BYTES[rng.below(BYTES.len())]);
-                }
-            }
-            line.push(b'\n');
-            let literal =
-                ["Loyd", "o:y", ":", "L", "\\x3a", "Lo|"][rng.below(6)];
+            bytes.extend(crate::testing::pbi_line(&mut rng));
+            bytes.push(b'\n');
+        }
+        let mut decided = 0;
+        for (round, needle) in
+            ["Loyd", "o", "x3a", "T", "Q", "8", "K", ",", "\u{e9}", "Ж"]
+                .iter()
+                .enumerate()
+        {
             let mut selector = Selector::default();
-            match rng.below(3) {
-                0 => selector.any = Some(pattern(literal)),
+            match round % 3 {
+                0 => selector.any = Some(pattern(needle)),
                 _ => {
-                    let target = Target::ALL[rng.below(Target::ALL.len())];
-                    selector.fields.push((target, pattern(literal)));
+                    let target = Target::ALL[round % Target::ALL.len()];
+                    selector.fields.push((target, pattern(needle)));
                 }
             }
-            let mut parser = Parser::new(pbi::Options { strict: false });
-            let mut lines = LineReader::new(&line[..]);
-            let mut diags = vec![];
-            for _ in 0..2 {
-                let l = lines.next_line().unwrap().unwrap();
-                parser.line(l, &mut diags);
-            }
-            let l = lines.next_line().unwrap().unwrap();
-            if !(selector.passes_over(l.content(), &mut vec![])
-                && parser.could_only_warn(&l))
-            {
-                continue;
-            }
-            passed += 1;
-            let mut diags = vec![];
-            if let Some(Item::Record(rec)) = parser.line(l, &mut diags) {
-                assert!(
-                    !selector.selects(&rec),
-                    "{literal:?} {}",
-                    line.as_bstr()
-                );
-            }
-            assert!(
-                diags
-                    .iter()
-                    .all(|d| d.severity != crate::diag::Severity::Error),
-                "{}",
-                line.as_bstr()
+            selector.invert = round % 4 == 1;
+            let lit = selector.literal().unwrap();
+            let mut hits = Hits::default();
+            hits.find(&lit.finder, &bytes);
+            let mut parser = Parser::new(pbi::Options::default());
+            let first = Line::new(b"#PBI 1.2\n", LineEnd::Lf, 1);
+            parser.line(first, &mut vec![]);
+            let second = Line::new(b"A:::::::::\n", LineEnd::Lf, 2);
+            parser.line(second, &mut vec![]);
+            let mut scan = LineScan::new();
+            scan::each_lf_line(
+                &bytes,
+                3,
+                &mut scan,
+                None,
+                |at, line, scan, read| {
+                    let content = line.content();
+                    let Some(clean) = read
+                        .then(|| parser.clean(&line, scan, false))
+                        .flatten()
+                    else {
+                        return;
+                    };
+                    let by_search = lit.selects(scan, content, |s, e| {
+                        lit.finder.find(&content[s..e]).is_some()
+                    });
+                    let n = needle.len();
+                    if let Some(in_line) = hits.in_line(at, at + content.len())
+                    {
+                        let by_hits = lit.selects(scan, content, |s, e| {
+                            in_line.iter().any(|&h| h >= s && h + n <= e)
+                        });
+                        assert_eq!(by_hits, by_search);
+                    }
+                    let by_hits = by_search;
+                    let want =
+                        selector.selects(&parser.record_of(line, &clean));
+                    if let Some(got) = by_hits {
+                        decided += 1;
+                        assert_eq!(
+                            got,
+                            want,
+                            "{needle:?} {}",
+                            content.as_bstr()
+                        );
+                    }
+                },
             );
         }
-        assert!(passed > 5_000, "{passed}");
+        assert!(decided > 50_000, "{decided}");
     }
 }

@@ -35,6 +35,7 @@ assert!(diagnostics.is_empty());
 
 pub mod escape;
 mod record;
+pub mod scan;
 pub(crate) mod swar;
 pub mod write;
 
@@ -46,6 +47,7 @@ use crate::board::Board;
 use crate::diag::{Diagnostic, Report, Severity};
 use crate::gbr::Men;
 use crate::lines::{Line, LineEnd};
+use scan::LineScan;
 
 /// How strictly to read.
 #[derive(Clone, Copy, Debug, Default)]
@@ -132,15 +134,72 @@ impl Parser {
         self.state == State::Data
     }
 
-    /// Whether [`Parser::line`] could give nothing but warnings for
-    /// `line`, so that a tool with no use for the record may pass it over
-    /// unread: a data line with a line end and at least 8 `:` (so neither
-    /// blank nor short), read without `--strict`.
-    pub fn could_only_warn(&self, line: &Line<'_>) -> bool {
-        !self.opts.strict
-            && self.state == State::Data
-            && line.end() != LineEnd::None
-            && has_nine_fields(line.content())
+    /// Whether [`Parser::line`] would read `line` as a data record and
+    /// say nothing about it ([`Clean`]). `scan` is the line's content read by
+    /// [`LineScan::read`]; `utf8` says that the caller knows the line to
+    /// be valid UTF-8 (it checked a batch of lines at once).
+    ///
+    /// This is the fast way through a line: the checks of
+    /// [`Parser::line`] (9 fields, escapes, UTF-8, subfields, position,
+    /// keymove and status) at the cost of the scan, with no split and no
+    /// record. `None` says only that the line needs [`Parser::line`],
+    /// which then tells what is wrong, if anything (it also reads the
+    /// rare lines that are fine but not of the usual shape: a blank
+    /// item, an escaped status, a line longer than the scan reads).
+    // Not inlined: one call per line is little beside its work, and it
+    // keeps the checks one stage in a profile (bench/stages.sh).
+    #[inline(never)]
+    pub fn clean(
+        &self,
+        line: &Line<'_>,
+        scan: &LineScan,
+        utf8: bool,
+    ) -> Option<Clean> {
+        let content = line.content();
+        if self.state != State::Data
+            || line.end() == LineEnd::None
+            || scan.colons() != 8
+            || scan.len() != content.len()
+        {
+            return None;
+        }
+        let field = |f: Field| {
+            let (start, end) = scan.field(f as usize);
+            &content[start..end]
+        };
+        let (start, end) = scan.field(Field::UsedSource as usize);
+        let status = field(Field::Status);
+        let ok = (start == end || scan.count_pipes(start, end) == 3)
+            && items_have_4_subfields(scan, Field::References)
+            && items_have_4_subfields(scan, Field::Awards)
+            && (status.is_empty()
+                || (status.len() == 1 && b"!*+$?".contains(&status[0])))
+            && (self.version == Version::V1_2
+                || (status.is_empty() && field(Field::Keymove).is_empty()))
+            && (!scan.has_backslash() || scan.escapes_valid(content))
+            && (!scan.has_high()
+                || utf8
+                || simdutf8::basic::from_utf8(content).is_ok());
+        if !ok {
+            return None;
+        }
+        // Only checked here: the men are counted for a record that asks.
+        let (start, end) = scan.field(Field::Position as usize);
+        (start == end || Men::scan_checks_in(content, start, end))
+            .then_some(Clean)
+    }
+
+    /// The record of a line that [`Parser::clean`] found clean.
+    pub fn record_of<'a>(&self, line: Line<'a>, _: &Clean) -> Record<'a> {
+        match split(line.content()) {
+            Split::Exact(fields, shape) => {
+                let position = fields[Field::Position as usize];
+                let men = Men::scan(position);
+                Record::new(line, &fields, &shape, men)
+            }
+            // A clean line has exactly 8 colons.
+            _ => unreachable!("a clean line has 9 fields"),
+        }
     }
 
     /// Whether the rest of this input can be skipped: it is not PBI.
@@ -435,6 +494,19 @@ impl Parser {
     }
 }
 
+/// A data line that [`Parser::clean`] found to need no diagnostic.
+#[derive(Clone, Copy, Debug)]
+pub struct Clean;
+
+/// Whether each item of the list `field` of a scanned line has exactly
+/// 3 pipes (4 subfields), as nearly every item has: then reading the
+/// field gives no warning. False does not say that it would.
+#[inline(always)]
+fn items_have_4_subfields(scan: &LineScan, field: Field) -> bool {
+    let (start, end) = scan.field(field as usize);
+    start == end || scan.items_hold_3_pipes(start, end)
+}
+
 impl Version {
     fn from_text(v: &[u8]) -> Version {
         if v == b"1.1" {
@@ -479,38 +551,3 @@ fn escape_shown(s: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests;
-
-/// Field `field` of the data line `line` as written, if `line` has that
-/// field.
-pub fn field_of(line: &[u8], field: Field) -> Option<&[u8]> {
-    let i = field as usize;
-    let start = match i {
-        0 => 0,
-        _ => memchr::memchr_iter(b':', line).nth(i - 1)? + 1,
-    };
-    let end = match i {
-        8 => line.len(),
-        _ => memchr::memchr(b':', &line[start..])? + start,
-    };
-    Some(&line[start..end])
-}
-
-/// Whether `line` has at least 8 `:`, so that it is split into 9 fields.
-/// Counted 16 bytes at a time into 16 byte-wide counters, which the
-/// compiler turns into vector compares and adds with no branch per `:`.
-pub fn has_nine_fields(line: &[u8]) -> bool {
-    let mut chunks = line.chunks_exact(16);
-    let mut n = 0;
-    // Each counter counts at most 255 chunks before it is emptied.
-    while chunks.len() > 0 {
-        let mut lanes = [0u8; 16];
-        for chunk in chunks.by_ref().take(255) {
-            for (lane, &b) in lanes.iter_mut().zip(chunk) {
-                *lane += u8::from(b == b':');
-            }
-        }
-        n += lanes.iter().map(|&c| usize::from(c)).sum::<usize>();
-    }
-    n += chunks.remainder().iter().filter(|&&b| b == b':').count();
-    n >= 8
-}

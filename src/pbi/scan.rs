@@ -1,0 +1,1044 @@
+//! A data line read in one pass into bit masks: where its fields end,
+//! and where its pipes, semicolons, backslashes and quote bytes are.
+//!
+//! This is the fast way through a line that is well formed, as nearly
+//! every line of a real collection is. [`LineScan::read`] reads the line
+//! 64 bytes at a time (with AVX2 where the CPU has it) and keeps one bit
+//! per byte for each kind of special byte; then
+//! [`Parser::clean`](super::Parser::clean) answers from the masks alone
+//! whether reading the line would give any diagnostic (field count,
+//! escapes, subfields, position, status, UTF-8), and a tool that only
+//! needs spans of the line (a CSV row, a search in one field) takes them
+//! from the masks too. A line that is not clean goes the general way,
+//! [`Parser::line`](super::Parser::line), which says what is wrong: the
+//! scan never decides what a message says, only that there is none.
+
+use crate::lines::{Line, LineEnd};
+
+/// The scan reads a line content shorter than this; a longer line goes
+/// the general way.
+pub const MAX_LEN: usize = 1024;
+
+/// How many 64-byte words a line of [`MAX_LEN`] bytes has.
+const WORDS: usize = MAX_LEN / 64;
+
+/// A line read into bit masks, one bit per byte in words of 64 (bit `k`
+/// of word `w` is byte `64 * w + k`). Reused from line to line: it is
+/// about 600 bytes.
+#[derive(Clone, Debug)]
+pub struct LineScan {
+    len: usize,
+    /// How many `:` the line holds.
+    colons: u32,
+    /// Where field `f` ends: the `f + 1`-th colon, or the end of the line
+    /// for the last field; only for a line with at least 8 colons.
+    ends: [usize; 9],
+    pipes: [u64; WORDS],
+    semis: [u64; WORDS],
+    backs: [u64; WORDS],
+    /// `"` and the byte the caller asked for (a CSV delimiter).
+    quotes: [u64; WORDS],
+    /// A bit for each field (bit `f` for field `f`, counted as if the
+    /// line had 9) that holds a quote byte, and one that holds a `\`.
+    quote_fields: u16,
+    back_fields: u16,
+    /// A bit for each field that holds a `;`.
+    semi_fields: u16,
+    /// Whether the line holds a `"`, a byte of 0x80 or more.
+    any_dquote: bool,
+    high: bool,
+}
+
+impl Default for LineScan {
+    fn default() -> LineScan {
+        LineScan::new()
+    }
+}
+
+impl LineScan {
+    /// An empty scan, to be filled by [`LineScan::read`].
+    pub fn new() -> LineScan {
+        LineScan {
+            len: 0,
+            colons: 0,
+            ends: [0; 9],
+            pipes: [0; WORDS],
+            semis: [0; WORDS],
+            backs: [0; WORDS],
+            quotes: [0; WORDS],
+            quote_fields: 0,
+            back_fields: 0,
+            semi_fields: 0,
+            any_dquote: false,
+            high: false,
+        }
+    }
+
+    /// Reads `content`, a line without its line end. With `Some(also)`
+    /// the quote bytes are noted too: `"` and `also` (a CSV delimiter),
+    /// where they are and which fields hold them, and which fields hold a
+    /// `;`; with `None` (a reader that writes no CSV) none of that.
+    /// Returns false, and notes nothing, when the line is not shorter
+    /// than [`MAX_LEN`].
+    ///
+    /// `also` must not be 0 (zeros pad the last word), LF, nor one of the
+    /// bytes noted otherwise (`:`, `|`, `;`, `\`).
+    pub fn read(&mut self, content: &[u8], also: Option<u8>) -> bool {
+        if content.len() >= MAX_LEN {
+            return false;
+        }
+        debug_assert!(also.is_none_or(|b| !b"\0\n:|;\\".contains(&b)));
+        self.start(content.len());
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx2::available() {
+                // SAFETY: the CPU has what `avx2::read` needs, and the line
+                // is short enough.
+                match also {
+                    Some(b) => unsafe { avx2::read::<true>(self, content, b) },
+                    None => unsafe { avx2::read::<false>(self, content, 0) },
+                }
+                return true;
+            }
+        }
+        self.read_bytes(content, also);
+        true
+    }
+
+    /// Reads the line of `bytes` that starts at `start` and ends with the
+    /// next LF, with `also` as for [`LineScan::read`]. Returns where
+    /// the LF is, and whether the scan read the line (not when it is not
+    /// shorter than [`MAX_LEN`]); `None` when no LF follows.
+    ///
+    /// The line's end is found in the same pass that reads it: for a
+    /// block of lines known to end with LF alone (`pbi2csv` and
+    /// `pbi-grep` read their batches so), no other search is needed.
+    #[inline]
+    pub fn read_to_lf(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        also: Option<u8>,
+    ) -> Option<(usize, bool)> {
+        debug_assert!(also.is_none_or(|b| !b"\0\n:|;\\".contains(&b)));
+        #[cfg(target_arch = "x86_64")]
+        {
+            if start < bytes.len() && avx2::available() {
+                self.start(0);
+                // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
+                // `start` is in `bytes`.
+                return match also {
+                    Some(b) => unsafe {
+                        avx2::read_to_lf::<true>(self, bytes, start, b)
+                    },
+                    None => unsafe {
+                        avx2::read_to_lf::<false>(self, bytes, start, 0)
+                    },
+                };
+            }
+        }
+        let end = start + memchr::memchr(b'\n', bytes.get(start..)?)?;
+        Some((end, self.read(&bytes[start..end], also)))
+    }
+
+    /// Empties the scan for a line of `len` bytes.
+    #[inline(always)]
+    fn start(&mut self, len: usize) {
+        self.len = len;
+        self.colons = 0;
+        self.quote_fields = 0;
+        self.back_fields = 0;
+        self.semi_fields = 0;
+        self.any_dquote = false;
+        self.high = false;
+    }
+
+    /// [`LineScan::read`] one byte at a time: on CPUs without AVX2, and
+    /// the reference the vector reading is tested against.
+    fn read_bytes(&mut self, content: &[u8], also: Option<u8>) {
+        let quotes = also.is_some();
+        let words = content.len().div_ceil(64);
+        for masks in [
+            &mut self.pipes,
+            &mut self.semis,
+            &mut self.backs,
+            &mut self.quotes,
+        ] {
+            masks[..words].fill(0);
+        }
+        for (at, &b) in content.iter().enumerate() {
+            let (word, bit) = (at / 64, 1u64 << (at % 64));
+            let field = 1 << self.colons.min(8);
+            match b {
+                b':' => {
+                    if self.colons < 8 {
+                        self.ends[self.colons as usize] = at;
+                    }
+                    self.colons += 1;
+                }
+                b'|' => self.pipes[word] |= bit,
+                b';' => {
+                    self.semis[word] |= bit;
+                    if quotes {
+                        self.semi_fields |= field;
+                    }
+                }
+                b'\\' => {
+                    self.backs[word] |= bit;
+                    self.back_fields |= field;
+                }
+                b'"' if quotes => {
+                    self.quotes[word] |= bit;
+                    self.quote_fields |= field;
+                    self.any_dquote = true;
+                }
+                _ if Some(b) == also => {
+                    self.quotes[word] |= bit;
+                    self.quote_fields |= field;
+                }
+                _ => {}
+            }
+            self.high |= b >= 0x80;
+        }
+        self.finish();
+    }
+
+    /// Keeps the masks of word `w` of the line, and notes its colons and
+    /// the fields its quote bytes and `\` are in.
+    #[inline(always)]
+    fn word<const QUOTES: bool>(&mut self, w: usize, m: Word) {
+        self.pipes[w] = m.pipes;
+        self.semis[w] = m.semis;
+        self.backs[w] = m.backs;
+        self.quotes[w] = m.quotes;
+        let before = self.colons;
+        // The field of bit `k`: the colons before it say (past the 8th,
+        // all is the comment).
+        let field = |k: u32| {
+            let below = m.colons & ((1u64 << k) - 1);
+            1u16 << (before + below.count_ones()).min(8)
+        };
+        let mut quotes = m.quotes;
+        while quotes != 0 {
+            self.quote_fields |= field(quotes.trailing_zeros());
+            quotes &= quotes - 1;
+        }
+        let mut backs = m.backs;
+        while backs != 0 {
+            self.back_fields |= field(backs.trailing_zeros());
+            backs &= backs - 1;
+        }
+        let mut semis = if QUOTES { m.semis } else { 0 };
+        while semis != 0 {
+            self.semi_fields |= field(semis.trailing_zeros());
+            semis &= semis - 1;
+        }
+        let mut colons = m.colons;
+        // The first 8 colons end the fields; more are only counted.
+        while colons != 0 && self.colons < 8 {
+            self.ends[self.colons as usize] =
+                64 * w + colons.trailing_zeros() as usize;
+            self.colons += 1;
+            colons &= colons - 1;
+        }
+        self.colons += colons.count_ones();
+    }
+
+    /// The last field ends at the end of the line.
+    #[inline(always)]
+    fn finish(&mut self) {
+        self.ends[8] = self.len;
+    }
+
+    /// How many `:` the line holds.
+    pub fn colons(&self) -> u32 {
+        self.colons
+    }
+
+    /// The line's length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the line is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where field `f` (0-8) starts and ends, for a line of at least 8
+    /// colons.
+    #[inline(always)]
+    pub fn field(&self, f: usize) -> (usize, usize) {
+        let start = if f == 0 { 0 } else { self.ends[f - 1] + 1 };
+        (start, self.ends[f])
+    }
+
+    /// The field that byte `at` is in, for a line of at least 8 colons.
+    #[inline(always)]
+    pub fn field_at(&self, at: usize) -> usize {
+        self.ends[..8].iter().filter(|&&end| end < at).count()
+    }
+
+    /// Whether the line holds a `\`.
+    #[inline(always)]
+    pub fn has_backslash(&self) -> bool {
+        self.back_fields != 0
+    }
+
+    /// Whether the line holds a `"`.
+    #[inline(always)]
+    pub fn has_dquote(&self) -> bool {
+        self.any_dquote
+    }
+
+    /// Whether the line holds a byte of 0x80 or more.
+    #[inline(always)]
+    pub fn has_high(&self) -> bool {
+        self.high
+    }
+
+    /// A bit for each field (bit `f` for field `f`, 0-8) that holds a `"`
+    /// or the byte given to [`LineScan::read`].
+    #[inline(always)]
+    pub fn quote_fields(&self) -> u16 {
+        self.quote_fields
+    }
+
+    /// A bit for each field that holds a `\`.
+    #[inline(always)]
+    pub fn back_fields(&self) -> u16 {
+        self.back_fields
+    }
+
+    /// A bit for each field that holds a `;`.
+    #[inline(always)]
+    pub fn semi_fields(&self) -> u16 {
+        self.semi_fields
+    }
+
+    /// Whether bytes `start..end` hold a pipe.
+    #[inline(always)]
+    pub fn any_pipe(&self, start: usize, end: usize) -> bool {
+        any(&self.pipes, start, end)
+    }
+
+    /// Whether bytes `start..end` hold a `;`.
+    #[inline(always)]
+    pub fn any_semi(&self, start: usize, end: usize) -> bool {
+        any(&self.semis, start, end)
+    }
+
+    /// Whether bytes `start..end` hold a `\`.
+    #[inline(always)]
+    pub fn any_back(&self, start: usize, end: usize) -> bool {
+        self.has_backslash() && any(&self.backs, start, end)
+    }
+
+    /// Whether bytes `start..end` hold a `"` or the byte given to
+    /// [`LineScan::read`].
+    #[inline(always)]
+    pub fn any_quote(&self, start: usize, end: usize) -> bool {
+        any(&self.quotes, start, end)
+    }
+
+    /// How many pipes bytes `start..end` hold.
+    #[inline(always)]
+    pub fn count_pipes(&self, start: usize, end: usize) -> u32 {
+        count(&self.pipes, start, end)
+    }
+
+    /// Whether every `;`-separated item of bytes `start..end` (not
+    /// empty) holds exactly 3 pipes: one pass over the words of the
+    /// range, the pipes of each item counted between its semicolons.
+    #[inline]
+    pub fn items_hold_3_pipes(&self, start: usize, end: usize) -> bool {
+        debug_assert!(start < end);
+        let (first, last) = (start / 64, (end - 1) / 64);
+        // Pipes in the item so far.
+        let mut n = 0;
+        for w in first..=last {
+            let mut range = !0u64;
+            if w == first {
+                range &= from_bit(start % 64);
+            }
+            if w == last {
+                range &= to_bit((end - 1) % 64);
+            }
+            let pipes = self.pipes[w] & range;
+            let mut semis = self.semis[w] & range;
+            // The pipes of this word not yet counted.
+            let mut left = pipes;
+            while semis != 0 {
+                let before = (semis & semis.wrapping_neg()) - 1;
+                n += (left & before).count_ones();
+                if n != 3 {
+                    return false;
+                }
+                n = 0;
+                left &= !before;
+                semis &= semis - 1;
+            }
+            n += left.count_ones();
+        }
+        n == 3
+    }
+
+    /// Where the `;` in bytes `start..end` are, in order.
+    #[inline(always)]
+    pub fn semis(&self, start: usize, end: usize) -> Bits<'_> {
+        Bits::new(&self.semis, start, end)
+    }
+
+    /// Where the pipes in bytes `start..end` are, in order.
+    #[inline(always)]
+    pub fn pipes(&self, start: usize, end: usize) -> Bits<'_> {
+        Bits::new(&self.pipes, start, end)
+    }
+
+    /// Where the `\` in bytes `start..end` are, in order.
+    #[inline(always)]
+    pub fn backs(&self, start: usize, end: usize) -> Bits<'_> {
+        let end = if self.has_backslash() { end } else { start };
+        Bits::new(&self.backs, start, end)
+    }
+
+    /// Where the `\` in the line are, in order.
+    #[inline(always)]
+    pub fn backslashes(&self) -> Bits<'_> {
+        let end = if self.has_backslash() { self.len } else { 0 };
+        Bits::new(&self.backs, 0, end)
+    }
+
+    /// Whether every `\` in `content` (the line read) starts an escape
+    /// (`\x` and two hex digits).
+    pub fn escapes_valid(&self, content: &[u8]) -> bool {
+        self.backslashes().all(|at| is_escape(&content[at..]))
+    }
+}
+
+/// Whether `s` starts with an escape: `\x` and two hex digits.
+#[inline(always)]
+fn is_escape(s: &[u8]) -> bool {
+    matches!(s, [b'\\', b'x', hi, lo, ..]
+        if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit())
+}
+
+/// The masks of one word (64 bytes) of a line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Word {
+    colons: u64,
+    pipes: u64,
+    semis: u64,
+    backs: u64,
+    quotes: u64,
+}
+
+impl Word {
+    /// The masks of the word's first `n` bytes only (`n < 64`).
+    #[inline(always)]
+    fn first(self, n: u32) -> Word {
+        let keep = (1u64 << n) - 1;
+        Word {
+            colons: self.colons & keep,
+            pipes: self.pipes & keep,
+            semis: self.semis & keep,
+            backs: self.backs & keep,
+            quotes: self.quotes & keep,
+        }
+    }
+
+    /// The masks shifted down past the word's first `n` bytes (`n < 64`).
+    #[inline(always)]
+    fn after(self, n: u32) -> Word {
+        Word {
+            colons: self.colons >> n,
+            pipes: self.pipes >> n,
+            semis: self.semis >> n,
+            backs: self.backs >> n,
+            quotes: self.quotes >> n,
+        }
+    }
+}
+
+/// Reads each line of `bytes`, whole lines that all end with LF, the
+/// first numbered `first`, into `scan` as [`LineScan::read_to_lf`] finds
+/// it, and hands it to `each` with where it starts in `bytes`, the scan,
+/// and whether the scan read it (not a line of [`MAX_LEN`] bytes or
+/// more).
+pub fn each_lf_line<'a>(
+    bytes: &'a [u8],
+    first: u64,
+    scan: &mut LineScan,
+    also: Option<u8>,
+    mut each: impl FnMut(usize, Line<'a>, &LineScan, bool),
+) {
+    let mut start = 0;
+    let mut number = first;
+    while let Some((end, read)) = scan.read_to_lf(bytes, start, also) {
+        let line = Line::new(&bytes[start..=end], LineEnd::Lf, number);
+        each(start, line, scan, read);
+        start = end + 1;
+        number += 1;
+    }
+    debug_assert_eq!(start, bytes.len(), "the last line ends with LF");
+}
+
+/// The mask of bits `lo..64` of a word.
+#[inline(always)]
+fn from_bit(lo: usize) -> u64 {
+    !0u64 << lo
+}
+
+/// The mask of bits `0..=hi` of a word.
+#[inline(always)]
+fn to_bit(hi: usize) -> u64 {
+    !0u64 >> (63 - hi)
+}
+
+/// Whether any bit `start..end` of `masks` is set.
+#[inline(always)]
+fn any(masks: &[u64; WORDS], start: usize, end: usize) -> bool {
+    if start >= end {
+        return false;
+    }
+    let (first, last) = (start / 64, (end - 1) / 64);
+    let (lo, hi) = (from_bit(start % 64), to_bit((end - 1) % 64));
+    if first == last {
+        return masks[first] & lo & hi != 0;
+    }
+    masks[first] & lo != 0
+        || masks[last] & hi != 0
+        || masks[first + 1..last].iter().any(|&m| m != 0)
+}
+
+/// How many bits `start..end` of `masks` are set.
+#[inline(always)]
+fn count(masks: &[u64; WORDS], start: usize, end: usize) -> u32 {
+    if start >= end {
+        return 0;
+    }
+    let (first, last) = (start / 64, (end - 1) / 64);
+    let (lo, hi) = (from_bit(start % 64), to_bit((end - 1) % 64));
+    if first == last {
+        return (masks[first] & lo & hi).count_ones();
+    }
+    let inner: u32 =
+        masks[first + 1..last].iter().map(|m| m.count_ones()).sum();
+    (masks[first] & lo).count_ones() + inner + (masks[last] & hi).count_ones()
+}
+
+/// The set bits of a range of masks, as byte offsets, in order.
+#[derive(Clone, Debug)]
+pub struct Bits<'a> {
+    masks: &'a [u64; WORDS],
+    /// The bits of the current word not yet given.
+    bits: u64,
+    word: usize,
+    last: usize,
+    /// The bits of the last word in the range.
+    hi: u64,
+}
+
+impl<'a> Bits<'a> {
+    #[inline(always)]
+    fn new(masks: &'a [u64; WORDS], start: usize, end: usize) -> Bits<'a> {
+        if start >= end {
+            return Bits { masks, bits: 0, word: 0, last: 0, hi: 0 };
+        }
+        let (first, last) = (start / 64, (end - 1) / 64);
+        let hi = to_bit((end - 1) % 64);
+        let mut bits = masks[first] & from_bit(start % 64);
+        if first == last {
+            bits &= hi;
+        }
+        Bits { masks, bits, word: first, last, hi }
+    }
+}
+
+impl Iterator for Bits<'_> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            if self.word >= self.last {
+                return None;
+            }
+            self.word += 1;
+            self.bits = self.masks[self.word];
+            if self.word == self.last {
+                self.bits &= self.hi;
+            }
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(64 * self.word + bit)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+    };
+
+    use super::{LineScan, Word, MAX_LEN};
+
+    /// Whether the CPU has what [`read`] and [`read_to_lf`] need (std
+    /// caches the answer: each test is a load).
+    #[inline(always)]
+    pub(super) fn available() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("popcnt") && has!("bmi1")
+    }
+
+    /// The bytes compared with, and what the words so far held.
+    struct Reader<const QUOTES: bool> {
+        colon: __m256i,
+        pipe: __m256i,
+        semi: __m256i,
+        back: __m256i,
+        dquote: __m256i,
+        other: __m256i,
+        lf: __m256i,
+        /// Every byte read, or-ed: its top bit says whether one was 0x80
+        /// or more; and every `"` found.
+        highs: __m256i,
+        dquotes: __m256i,
+    }
+
+    /// 64 bytes as two vectors.
+    type V = (__m256i, __m256i);
+
+    /// The bytes of `v` equal to those of `b`, as two vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn eq(v: V, b: __m256i) -> V {
+        (_mm256_cmpeq_epi8(v.0, b), _mm256_cmpeq_epi8(v.1, b))
+    }
+
+    /// The top bits of the 64 bytes of `v`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn bits(v: V) -> u64 {
+        let lo = _mm256_movemask_epi8(v.0) as u32;
+        let hi = _mm256_movemask_epi8(v.1) as u32;
+        u64::from(lo) | u64::from(hi) << 32
+    }
+
+    /// The or of two pairs of vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn or(a: V, b: V) -> V {
+        (_mm256_or_si256(a.0, b.0), _mm256_or_si256(a.1, b.1))
+    }
+
+    impl<const QUOTES: bool> Reader<QUOTES> {
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn new(also: u8) -> Reader<QUOTES> {
+            Reader {
+                colon: _mm256_set1_epi8(b':' as i8),
+                pipe: _mm256_set1_epi8(b'|' as i8),
+                semi: _mm256_set1_epi8(b';' as i8),
+                back: _mm256_set1_epi8(b'\\' as i8),
+                dquote: _mm256_set1_epi8(b'"' as i8),
+                other: _mm256_set1_epi8(also as i8),
+                lf: _mm256_set1_epi8(b'\n' as i8),
+                highs: _mm256_setzero_si256(),
+                dquotes: _mm256_setzero_si256(),
+            }
+        }
+
+        /// The masks of `v`, and its `"`.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn word(&self, v: V) -> (Word, V) {
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            unsafe {
+                let dq = if QUOTES { eq(v, self.dquote) } else { v };
+                let word = Word {
+                    colons: bits(eq(v, self.colon)),
+                    pipes: bits(eq(v, self.pipe)),
+                    semis: bits(eq(v, self.semi)),
+                    backs: bits(eq(v, self.back)),
+                    quotes: match QUOTES {
+                        true => bits(or(dq, eq(v, self.other))),
+                        false => 0,
+                    },
+                };
+                (word, dq)
+            }
+        }
+
+        /// Where the first LF in `v` is, if any.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn lf(&self, v: V) -> Option<u32> {
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            let lf = unsafe { bits(eq(v, self.lf)) };
+            (lf != 0).then(|| lf.trailing_zeros())
+        }
+
+        /// The masks of `v`, all of which belongs to the line.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn full(&mut self, v: V) -> Word {
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            unsafe {
+                let (word, dq) = self.word(v);
+                self.highs =
+                    _mm256_or_si256(self.highs, _mm256_or_si256(v.0, v.1));
+                if QUOTES {
+                    self.dquotes = _mm256_or_si256(
+                        self.dquotes,
+                        _mm256_or_si256(dq.0, dq.1),
+                    );
+                }
+                word
+            }
+        }
+
+        /// The masks of the first `n` bytes of `v` (`n < 64`), the last of
+        /// the line; the others are not the line's.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn last(&self, v: V, n: u32, scan: &mut LineScan) -> Word {
+            let keep = (1u64 << n) - 1;
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            unsafe {
+                let (word, dq) = self.word(v);
+                scan.high |= bits(v) & keep != 0;
+                if QUOTES {
+                    scan.any_dquote |= bits(dq) & keep != 0;
+                }
+                word.first(n)
+            }
+        }
+
+        /// Notes what the full words held in `scan`.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn finish(&self, scan: &mut LineScan) {
+            scan.high |= _mm256_movemask_epi8(self.highs) != 0;
+            scan.any_dquote |= _mm256_movemask_epi8(self.dquotes) != 0;
+            scan.finish();
+        }
+    }
+
+    /// 64 bytes from `at`, zeros past the end of `bytes`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load(bytes: &[u8], at: usize) -> V {
+        let mut buf = [0u8; 64];
+        let mut from = bytes.as_ptr().wrapping_add(at);
+        if at + 64 > bytes.len() {
+            let rest = &bytes[at.min(bytes.len())..];
+            buf[..rest.len()].copy_from_slice(rest);
+            from = buf.as_ptr();
+        }
+        // SAFETY: `from` points at 64 bytes, of `bytes` or of `buf`; the
+        // loads have no alignment requirement.
+        unsafe {
+            (
+                _mm256_loadu_si256(from.cast()),
+                _mm256_loadu_si256(from.add(32).cast()),
+            )
+        }
+    }
+
+    /// [`LineScan::read`] 64 bytes at a time. The last bytes are read in
+    /// place, as the last 64 of the line with the masks shifted to drop
+    /// those already read; only a line shorter than 64 bytes is copied,
+    /// to a zeroed buffer.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]); `content`
+    /// is shorter than [`MAX_LEN`].
+    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    pub(super) unsafe fn read<const QUOTES: bool>(
+        scan: &mut LineScan,
+        content: &[u8],
+        also: u8,
+    ) {
+        let len = content.len();
+        // SAFETY (of every call below): the CPU has AVX2.
+        let mut r = unsafe { Reader::<QUOTES>::new(also) };
+        let mut base = 0;
+        while base + 64 <= len {
+            let m = unsafe { r.full(load(content, base)) };
+            scan.word::<QUOTES>(base / 64, m);
+            base += 64;
+        }
+        if base < len {
+            let m = if len >= 64 {
+                // The last 64 bytes, of which the first `64 - tail` were
+                // read already.
+                let drop = (64 - (len - base)) as u32;
+                unsafe { r.full(load(content, len - 64)) }.after(drop)
+            } else {
+                // Zeros are not special, nor high.
+                unsafe { r.full(load(content, 0)) }
+            };
+            scan.word::<QUOTES>(base / 64, m);
+        }
+        unsafe { r.finish(scan) };
+    }
+
+    /// [`LineScan::read_to_lf`]: the line is read 64 bytes at a time
+    /// from its start, and ends at the first LF found.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]);
+    /// `start < bytes.len()`.
+    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    pub(super) unsafe fn read_to_lf<const QUOTES: bool>(
+        scan: &mut LineScan,
+        bytes: &[u8],
+        start: usize,
+        also: u8,
+    ) -> Option<(usize, bool)> {
+        // SAFETY (of every call below): the CPU has AVX2.
+        let mut r = unsafe { Reader::<QUOTES>::new(also) };
+        let mut at = start;
+        let mut w = 0;
+        while at < bytes.len() && w < MAX_LEN / 64 {
+            let v = unsafe { load(bytes, at) };
+            if let Some(n) = unsafe { r.lf(v) } {
+                scan.len = at - start + n as usize;
+                let m = unsafe { r.last(v, n, scan) };
+                scan.word::<QUOTES>(w, m);
+                unsafe { r.finish(scan) };
+                return Some((at + n as usize, true));
+            }
+            let m = unsafe { r.full(v) };
+            scan.word::<QUOTES>(w, m);
+            at += 64;
+            w += 1;
+        }
+        // Too long for the scan, or no LF.
+        let from = at.min(bytes.len());
+        memchr::memchr(b'\n', &bytes[from..]).map(|i| (from + i, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// Everything a scan says about a line, for comparing two scans.
+    fn summary(scan: &LineScan) -> String {
+        let len = scan.len;
+        let words = len.div_ceil(64);
+        let n = (scan.colons as usize).min(8);
+        let mut s = format!(
+            "len {len} colons {} ends {:?} fields {:b} {:b} {:b} dquote {} \
+             high {}",
+            scan.colons,
+            &scan.ends[..n],
+            scan.quote_fields,
+            scan.back_fields,
+            scan.semi_fields,
+            scan.any_dquote,
+            scan.high
+        );
+        if scan.colons >= 8 {
+            s += &format!(" last {}", scan.ends[8]);
+        }
+        for masks in [&scan.pipes, &scan.semis, &scan.backs, &scan.quotes] {
+            s += &format!(" {:x?}", &masks[..words]);
+        }
+        s
+    }
+
+    fn random_line(rng: &mut Rng, len: usize) -> Vec<u8> {
+        const SPECIAL: &[u8] = b":|;\\\",\t\x80\xc3\xffax";
+        (0..len)
+            .map(|_| match rng.below(3) {
+                0 => SPECIAL[rng.below(SPECIAL.len())],
+                _ => b'a' + rng.below(3) as u8,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn vector_and_byte_reading_agree_at_every_length() {
+        let mut rng = Rng::new(17);
+        for len in (0..=300).chain([MAX_LEN - 2, MAX_LEN - 1]) {
+            for round in 0..30 {
+                let line = random_line(&mut rng, len);
+                let also = [Some(b','), Some(b'\t'), None][round % 3];
+                let mut fast = LineScan::new();
+                let mut slow = LineScan::new();
+                assert!(fast.read(&line, also));
+                slow.start(line.len());
+                slow.read_bytes(&line, also);
+                assert_eq!(summary(&fast), summary(&slow), "{line:?}");
+            }
+        }
+        assert!(!LineScan::new().read(&[b'a'; MAX_LEN], Some(b',')));
+    }
+
+    /// Lines found by their LF in a block of lines, read as they are
+    /// found, are read as [`LineScan::read`] reads each alone; a line too
+    /// long is found but not read.
+    #[test]
+    fn lines_read_to_their_lf_are_read_as_alone() {
+        let mut rng = Rng::new(23);
+        for round in 0..300 {
+            let mut block = vec![];
+            let mut lines = vec![];
+            for _ in 0..rng.below(20) {
+                let len = match rng.below(10) {
+                    0 => MAX_LEN - 5 + rng.below(10),
+                    _ => rng.below(200),
+                };
+                let line = random_line(&mut rng, len);
+                block.extend_from_slice(&line);
+                block.push(b'\n');
+                lines.push(line);
+            }
+            let first = round as u64;
+            let mut scan = LineScan::new();
+            let mut got = vec![];
+            each_lf_line(
+                &block,
+                first,
+                &mut scan,
+                Some(b','),
+                |_, line, scan, read| {
+                    let content = line.content().to_vec();
+                    let mut alone = LineScan::new();
+                    let whole = alone.read(&content, Some(b','));
+                    assert_eq!(read, whole);
+                    if read {
+                        assert_eq!(
+                            summary(scan),
+                            summary(&alone),
+                            "{content:?}"
+                        );
+                    }
+                    assert_eq!(line.end(), LineEnd::Lf);
+                    got.push((line.number(), content));
+                },
+            );
+            let want: Vec<_> = (first..).zip(lines).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    /// Lists of items of 2 to 4 pipes, at every offset across the words.
+    #[test]
+    fn items_of_3_pipes_are_told_across_words() {
+        let mut rng = Rng::new(29);
+        for _ in 0..20_000 {
+            let mut line: Vec<u8> =
+                (0..rng.below(130)).map(|_| b'a').collect();
+            let start = line.len();
+            let items = 1 + rng.below(6);
+            for i in 0..items {
+                if i > 0 {
+                    line.push(b';');
+                }
+                let pipes =
+                    if rng.below(8) == 0 { 2 + 2 * rng.below(2) } else { 3 };
+                for _ in 0..pipes {
+                    line.extend((0..rng.below(20)).map(|_| b'x'));
+                    line.push(b'|');
+                }
+                line.extend((0..rng.below(20)).map(|_| b'y'));
+            }
+            let end = line.len();
+            line.extend((0..rng.below(40)).map(|_| b"|;a"[rng.below(3)]));
+            let mut scan = LineScan::new();
+            assert!(scan.read(&line, None));
+            let want = line[start..end]
+                .split(|&c| c == b';')
+                .all(|item| item.iter().filter(|&&c| c == b'|').count() == 3);
+            assert_eq!(scan.items_hold_3_pipes(start, end), want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_agree_with_byte_loops() {
+        let mut rng = Rng::new(19);
+        for _ in 0..300 {
+            let len = rng.below(300);
+            let line: Vec<u8> =
+                (0..len).map(|_| b"|;\\\"a:"[rng.below(6)]).collect();
+            let mut scan = LineScan::new();
+            scan.read(&line, Some(b','));
+            for _ in 0..50 {
+                let a = rng.below(len + 1);
+                let b = a + rng.below(len + 1 - a);
+                let part = &line[a..b];
+                let at = |c: u8| -> Vec<usize> {
+                    (a..b).filter(|&i| line[i] == c).collect()
+                };
+                assert_eq!(scan.any_pipe(a, b), part.contains(&b'|'));
+                assert_eq!(scan.any_semi(a, b), part.contains(&b';'));
+                assert_eq!(scan.any_back(a, b), part.contains(&b'\\'));
+                assert_eq!(scan.any_quote(a, b), part.contains(&b'"'));
+                assert_eq!(scan.count_pipes(a, b) as usize, at(b'|').len());
+                assert_eq!(scan.semis(a, b).collect::<Vec<_>>(), at(b';'));
+                assert_eq!(scan.pipes(a, b).collect::<Vec<_>>(), at(b'|'));
+                if a < b {
+                    let want = part.split(|&c| c == b';').all(|item| {
+                        item.iter().filter(|&&c| c == b'|').count() == 3
+                    });
+                    assert_eq!(
+                        scan.items_hold_3_pipes(a, b),
+                        want,
+                        "{part:?}"
+                    );
+                }
+            }
+            let backs: Vec<usize> =
+                (0..len).filter(|&i| line[i] == b'\\').collect();
+            assert_eq!(scan.backslashes().collect::<Vec<_>>(), backs);
+        }
+    }
+}
