@@ -706,12 +706,6 @@ impl Judge<'_> {
     }
 }
 
-/// Whether the capture mark of an attempt counts: a pawn's capture is
-/// always written, a piece's never.
-fn capture_counts(w: &Written) -> bool {
-    matches!(w, Written::Move { role: Role::Pawn, .. })
-}
-
 fn side_of(color: Color) -> Side {
     match color {
         Color::White => Side::White,
@@ -730,69 +724,130 @@ fn candidates(pos: &Chess, w: &Written) -> MoveList {
     }
 }
 
-/// Whether the attempt `w` is a legal move in `pos`. Most attempts are
-/// not even possible on the board's men (a man in the way, no man to
-/// take): that is looked at first, with the attack tables, before the
-/// legal moves are made.
-fn is_legal(pos: &Chess, w: &Written) -> bool {
-    if let Written::Move { role, file, rank, capture, to, .. } = *w {
-        let board = pos.board();
-        let side = pos.turn();
-        if board.by_color(side).contains(to) {
-            return false;
+/// The squares of the men of the side to move that can make the move
+/// (not castling) of `role` to `to` in `pos`, from a square that agrees
+/// with `file` and `rank`, legally: with the capture mark `capture` if it
+/// is given (for a pawn it tells a push from a capture, given or not),
+/// with `promotion` where a pawn reaches the last rank. What
+/// [`Position::san_candidates`] finds, without making every legal move:
+/// the man must reach `to` on the board (the attack tables) and, the move
+/// made on the board's bitboards, its king must not be attacked. (Tested
+/// against shakmaty's legal moves.)
+fn legal_froms(
+    pos: &Chess,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: Option<bool>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Bitboard {
+    let board = pos.board();
+    let side = pos.turn();
+    let (us, them) = (board.by_color(side), board.by_color(!side));
+    if us.contains(to) {
+        return Bitboard::EMPTY;
+    }
+    let occupied = board.occupied();
+    let takes = them.contains(to);
+    let mut froms = board.by_piece(Piece { color: side, role });
+    if let Some(f) = file {
+        froms &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        froms &= Bitboard::from_rank(r);
+    }
+    let mut ep = None;
+    if role == Role::Pawn {
+        if (to.rank() == side.fold_wb(Rank::Eighth, Rank::First))
+            != promotion.is_some()
+        {
+            return Bitboard::EMPTY;
         }
-        let occupied = board.occupied();
-        let pseudo = board
-            .by_piece(Piece { color: side, role })
-            .into_iter()
-            .any(|from| {
-                file.is_none_or(|f| f == from.file())
-                    && rank.is_none_or(|r| r == from.rank())
-                    && match role {
-                        Role::Pawn => {
-                            let forward = side.fold_wb(1, -1);
-                            let ahead = to.rank() as i32 - from.rank() as i32;
-                            if capture {
-                                ahead == forward
-                                    && (from.file() as i32 - to.file() as i32)
-                                        .abs()
-                                        == 1
-                                    && (board.by_color(!side).contains(to)
-                                        || pos.ep_square(
-                                            shakmaty::EnPassantMode::Legal,
-                                        ) == Some(to))
-                            } else {
-                                from.file() == to.file()
-                                    && !occupied.contains(to)
-                                    && (ahead == forward
-                                        || ahead == 2 * forward
-                                            && from.rank()
-                                                == side.fold_wb(
-                                                    Rank::Second,
-                                                    Rank::Seventh,
-                                                )
-                                            && (attacks::between(from, to)
-                                                & occupied)
-                                                .is_empty())
-                            }
+        let forward = side.fold_wb(1, -1);
+        let pawn_capture = capture.unwrap_or(false);
+        froms &= if pawn_capture {
+            if !takes {
+                if pos.maybe_ep_square() != Some(to) {
+                    return Bitboard::EMPTY;
+                }
+                ep = to.offset(-8 * forward);
+            }
+            attacks::pawn_attacks(!side, to)
+        } else {
+            if takes || occupied.contains(to) {
+                return Bitboard::EMPTY;
+            }
+            let mut from = Bitboard::EMPTY;
+            if let Some(one) = to.offset(-8 * forward) {
+                from |= Bitboard::from_square(one);
+                let start = side.fold_wb(Rank::Second, Rank::Seventh);
+                if !occupied.contains(one) {
+                    if let Some(two) = one.offset(-8 * forward) {
+                        if two.rank() == start {
+                            from |= Bitboard::from_square(two);
                         }
-                        _ => attacks::attacks(
-                            from,
-                            Piece { color: side, role },
-                            occupied,
-                        )
-                        .contains(to),
                     }
-            });
-        if !pseudo {
-            return false;
+                }
+            }
+            from
+        };
+    } else {
+        if promotion.is_some() || capture.is_some_and(|c| c != takes) {
+            return Bitboard::EMPTY;
+        }
+        froms &= attacks::attacks(to, Piece { color: !side, role }, occupied);
+    }
+    let king = board.king_of(side);
+    let mut legal = Bitboard::EMPTY;
+    for from in froms {
+        let taken = match ep {
+            Some(sq) => Bitboard::from_square(sq),
+            None => Bitboard::from_square(to) & them,
+        };
+        let after = (occupied ^ Bitboard::from_square(from) ^ taken)
+            | Bitboard::from_square(to);
+        let safe = match if role == Role::King { Some(to) } else { king } {
+            Some(king) => {
+                (board.attacks_to(king, !side, after) & !taken).is_empty()
+            }
+            None => true,
+        };
+        if safe {
+            legal |= Bitboard::from_square(from);
         }
     }
-    candidates(pos, w).iter().any(|m| is_written(m, w, capture_counts(w)))
+    legal
+}
+
+/// Whether the attempt `w` is a legal move in `pos` (an attempt's
+/// capture mark counts only for a pawn's).
+fn is_legal(pos: &Chess, w: &Written) -> bool {
+    match *w {
+        Written::Castle(side) => !pos.castling_moves(side).is_empty(),
+        Written::Move { role, file, rank, capture, to, promotion } => {
+            let capture = (role == Role::Pawn).then_some(capture);
+            legal_froms(pos, role, file, rank, capture, to, promotion).any()
+        }
+    }
 }
 
 /// The legal move `w` in `pos`, or why there is none.
 fn find_move(pos: &Chess, w: &Written) -> Result<Move, String> {
+    if let Written::Move { role, file, rank, capture, to, promotion } = *w {
+        let froms =
+            legal_froms(pos, role, file, rank, Some(capture), to, promotion);
+        if froms.count() == 1 {
+            let from = froms.first().expect("one");
+            let taken = pos.board().role_at(to);
+            return Ok(if role == Role::Pawn && capture && taken.is_none() {
+                Move::EnPassant { from, to }
+            } else {
+                Move::Normal { role, from, capture: taken, to, promotion }
+            });
+        }
+    }
+    // Slowly, for what is wrong.
     let legal = candidates(pos, w);
     let mut found = legal.iter().filter(|m| is_written(m, w, true));
     match (found.next(), found.next()) {
@@ -1117,5 +1172,90 @@ impl Sink for Referee<'_> {
             out.extend_from_slice(&input[game]);
         }
         write
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// `legal_froms` finds the squares that shakmaty's legal moves come
+    /// from, for every kind of man, every square and every capture mark,
+    /// in the positions of random games (pins, checks, double checks, en
+    /// passant, promotions and the kings' own moves among them).
+    #[test]
+    fn legal_froms_agrees_with_shakmaty() {
+        let mut rng = Rng::new(7);
+        let (mut positions, mut ep, mut promotions) = (0, 0, 0);
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                positions += 1;
+                let legal = pos.legal_moves();
+                for role in Role::ALL {
+                    for to in Square::ALL {
+                        for capture in [None, Some(false), Some(true)] {
+                            if role == Role::Pawn && capture.is_none() {
+                                continue;
+                            }
+                            let promotion = (role == Role::Pawn
+                                && to.rank()
+                                    == pos
+                                        .turn()
+                                        .fold_wb(Rank::Eighth, Rank::First))
+                            .then_some(Role::Queen);
+                            let want: Bitboard = legal
+                                .iter()
+                                .filter(|m| {
+                                    m.role() == role
+                                        && m.to() == to
+                                        && !m.is_castle()
+                                        && m.promotion() == promotion
+                                        && capture.is_none_or(|c| {
+                                            c == m.is_capture()
+                                        })
+                                })
+                                .map(|m| m.from().expect("a move from"))
+                                .collect();
+                            let got = legal_froms(
+                                &pos, role, None, None, capture, to, promotion,
+                            );
+                            assert_eq!(
+                                got,
+                                want,
+                                "{} {role:?} to {to} {capture:?}",
+                                Fen::from_position(
+                                    &pos,
+                                    shakmaty::EnPassantMode::Always
+                                )
+                            );
+                        }
+                    }
+                }
+                ep += legal.iter().filter(|m| m.is_en_passant()).count();
+                promotions +=
+                    legal.iter().filter(|m| m.is_promotion()).count();
+                if legal.is_empty() {
+                    break;
+                }
+                // Captures and checks first, half the time, so that games
+                // reach endings with few men and passed pawns.
+                let sharp: Vec<&Move> = legal
+                    .iter()
+                    .filter(|m| m.is_capture() || m.is_promotion())
+                    .collect();
+                let m = if !sharp.is_empty() && rng.below(2) == 0 {
+                    *sharp[rng.below(sharp.len())]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(
+            positions > 4_000 && ep > 10 && promotions > 50,
+            "{positions} {ep} {promotions}"
+        );
     }
 }
