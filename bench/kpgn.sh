@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark of kpgn-filter against pgn-reader's examples and pgn-extract
-# on the same generated Kriegspiel PGN, laid out as real files are.
+# Benchmark of kpgn-filter and kpgn-check against pgn-reader's examples
+# and pgn-extract on the same generated Kriegspiel PGN, laid out as real
+# files are.
 #
 # Usage: bench/kpgn.sh [--runs N] [--warmup N] [--callgrind] [SIZE_MB]
 #
@@ -8,8 +9,9 @@
 #   --runs N     hyperfine runs per command (default 5)
 #   --warmup N   hyperfine warm-up runs per command (default 1)
 #   --callgrind  also count the instructions (valgrind --tool=callgrind,
-#                totals only) of pgn-reader stats, kpgn-filter -w -j1 and
-#                pgn-reader validate on the 20 MB corpus, the first 20 MB
+#                totals only) of pgn-reader stats, kpgn-filter -w -j1,
+#                pgn-reader validate and kpgn-check -j1 on the 20 MB
+#                corpus, the first 20 MB
 #                of every larger one (gen_kpgn.py writes the same games
 #                in the same order whatever the size)
 #
@@ -24,13 +26,16 @@
 #   stats FILE                 pgn-reader: parses, counts tokens
 #   validate FILE              pgn-reader + shakmaty: replays every move
 #   pgn-extract -s -o /dev/null FILE   parses and replays every move
+#   kpgn-check -j1 FILE        one thread: referees every move, attempt
+#                              and announcement
+#   kpgn-check FILE            one worker thread per core
 #
 # and measures each one's peak memory with GNU time (/usr/bin/time -v).
 # It prints a table (time, CPU, MB/s, peak memory) and the ratios the
 # kpgn-filter rewrite is aimed at: kpgn-filter -j1 against stats (goal:
 # at least as fast) and kpgn-filter on all cores against pgn-extract
-# (goal: 50 times as fast or more), and validate's time, the reference
-# for kpgn-check.
+# (goal: 50 times as fast or more), and kpgn-check -j1 against validate
+# (goal: at least as fast).
 #
 # kpgn-filter is built from this tree (cargo build --release --bin
 # kpgn-filter); the peers from bench/pgn-reader, a package of its own with
@@ -92,9 +97,10 @@ python3 -c 'import chess' 2> /dev/null ||
 data=$(corpus "kpgn-real-$size.pgn" "$size")
 
 # Builds, one after the other (2 cores).
-echo "cargo build --release --bin kpgn-filter" >&2
-cargo build --release --quiet --bin kpgn-filter
+echo "cargo build --release --bin kpgn-filter --bin kpgn-check" >&2
+cargo build --release --quiet --bin kpgn-filter --bin kpgn-check
 kpgn=target/release/kpgn-filter
+check=target/release/kpgn-check
 echo "cargo build (bench/pgn-reader)" >&2
 cargo build --release --quiet --ignore-rust-version \
     --manifest-path bench/pgn-reader/Cargo.toml \
@@ -123,13 +129,16 @@ got=$("$stats" "$data" | sed -n 's/.*games: \([0-9]*\),.*/\1/p')
 if tr '\r' '\n' < "$res/pgn-extract.err" | grep -v '^Games: [0-9]*$' | grep -q .; then
     die "pgn-extract reports problems with $data (see $res/pgn-extract.err)"
 fi
-echo "check: stats counts $got games as grep does, validate replays them, pgn-extract reports nothing"
+passed=$("$check" -c "$data")
+[ "$passed" = "$games" ] || die "kpgn-check passes $passed games of $games"
+echo "check: stats counts $got games as grep does, validate replays them, pgn-extract reports nothing, kpgn-check passes them all"
 
 threads=$(nproc)
 names=("kpgn-filter -j1" "kpgn-filter ($threads threads)" "pgn-reader stats"
-    "pgn-reader validate" "pgn-extract")
+    "pgn-reader validate" "pgn-extract" "kpgn-check -j1"
+    "kpgn-check ($threads threads)")
 cmds=("$kpgn -w -j1 $data" "$kpgn -w $data" "$stats $data" "$validate $data"
-    "$pgnx -s -o /dev/null $data")
+    "$pgnx -s -o /dev/null $data" "$check -j1 $data" "$check $data")
 
 args=()
 for i in "${!names[@]}"; do
@@ -165,7 +174,7 @@ for name in names:
     kib = int(rss[name])
     print(f"| {name} | {r['mean']:.3f} | {r['stddev'] or 0:.3f} | {cpu:.3f} "
           f"| {mb / r['mean']:,.1f} | {kib / 1024:,.1f} MiB |")
-k1, kn, st, va, px = (runs[n]["mean"] for n in names)
+k1, kn, st, va, px, c1, cn = (runs[n]["mean"] for n in names)
 print()
 print(f"kpgn-filter -j1 vs pgn-reader stats: {st / k1:.2f}x stats' speed "
       f"(goal: 1.00 or more; {'met' if k1 <= st else 'not met'})")
@@ -173,8 +182,9 @@ print(f"{names[1]} vs pgn-extract: {px / kn:.1f}x pgn-extract's speed "
       f"(goal: 50 or more; {'met' if px / kn >= 50 else 'not met'})")
 print(f"kpgn-filter -j1 vs pgn-extract: {px / k1:.1f}x")
 print(f"{names[1]} vs -j1: {k1 / kn:.2f}x")
-print(f"pgn-reader validate (the reference for kpgn-check): {va:.3f} s, "
-      f"{mb / va:,.1f} MB/s, {va / st:.2f}x stats' time")
+print(f"kpgn-check -j1 vs pgn-reader validate: {va / c1:.2f}x validate's "
+      f"speed (goal: 1.00 or more; {'met' if c1 <= va else 'not met'})")
+print(f"{names[6]} vs -j1: {c1 / cn:.2f}x")
 PY
 
 if [ "$callgrind" = 1 ]; then
@@ -183,7 +193,8 @@ if [ "$callgrind" = 1 ]; then
     echo
     echo "instructions (valgrind --tool=callgrind, totals) on $slice," \
         "$(stat -c %s "$slice") bytes:"
-    for c in "$stats $slice" "$kpgn -w -j1 $slice" "$validate $slice"; do
+    for c in "$stats $slice" "$kpgn -w -j1 $slice" "$validate $slice" \
+        "$check -j1 $slice"; do
         ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $c \
             2>&1 > /dev/null | sed -n 's/^==[0-9]*== Collected : //p')
         printf '  %15s  %s\n' "$ir" "$c"

@@ -13,13 +13,14 @@
 
 #![no_main]
 
-use chesspipe::cmd::kpgn_filter;
+use chesspipe::cmd::{kpgn_check, kpgn_filter};
 use chesspipe::diag::Diagnostic;
-use chesspipe::kpgn::{self, Config, Side};
+use chesspipe::kpgn::{self, CheckConfig, Config, Side};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&opts, input)) = data.split_first() else { return };
+    check(opts, input);
     for player in [Side::White, Side::Black] {
         let config = Config {
             player,
@@ -60,6 +61,35 @@ fuzz_target!(|data: &[u8]| {
         );
     }
 });
+
+/// The referee on the same input: no panic; on two threads, in batches,
+/// the output, the messages (games named alike) and the counts of one
+/// thread; and every game written is a run of the input's bytes.
+fn check(opts: u8, input: &[u8]) {
+    let config = CheckConfig {
+        strict: opts & 8 != 0,
+        invert: opts & 4 != 0,
+        quiet: false,
+    };
+    let (mut once, mut report) = (vec![], vec![]);
+    let counts = kpgn::check_reader(&config, input, &mut once, &mut report)
+        .expect("writing to a Vec never fails");
+    let batch_bytes = 1 + usize::from(opts >> 4) * 16;
+    let (mut threaded, mut messages) = (vec![], vec![]);
+    let again = kpgn_check::check_batches(
+        &config,
+        2,
+        batch_bytes,
+        input,
+        &mut threaded,
+        &mut messages,
+    )
+    .expect("writing to a Vec never fails");
+    assert_eq!(again, counts, "check threads: other counts");
+    assert_eq!(messages, report, "check threads: other messages");
+    assert!(threaded == once, "check threads: other output");
+    assert!(once.len() <= input.len(), "the referee wrote more than it read");
+}
 
 /// The filter's output and its messages.
 fn filter(config: &Config, input: &[u8]) -> (Vec<u8>, Vec<Diagnostic>) {

@@ -8,6 +8,7 @@ use crate::cmd::games;
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
+use crate::diag::Report;
 use crate::kpgn::{Check, CheckConfig};
 
 /// Referees every game of `sources`, in order, an input of more than one
@@ -38,4 +39,26 @@ pub fn run(
         wtr.flush()?;
     }
     Ok(if counts.any() { Outcome::Done } else { Outcome::NothingSelected })
+}
+
+/// Referees one input on `threads` threads, in batches of `batch_bytes`
+/// (small batches put the cuts between batches to the test): how many
+/// games passed and failed. The output and the reports are the same
+/// whatever the number of threads (the fuzz target checks it).
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn check_batches(
+    config: &CheckConfig,
+    threads: usize,
+    batch_bytes: usize,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<(u64, u64)> {
+    let make = || Check::check(config);
+    let counts =
+        games::read_input(&make, threads, batch_bytes, rdr, wtr, report)?;
+    Ok((counts.passed, counts.failed))
 }
