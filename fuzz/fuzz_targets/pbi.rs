@@ -3,10 +3,10 @@
 
 #![no_main]
 
-use chesspipe::gbr::Men;
-use chesspipe::lines::LineReader;
 use chesspipe::diag::Diagnostic;
+use chesspipe::gbr::Men;
 use chesspipe::lines::Line;
+use chesspipe::lines::LineReader;
 use chesspipe::pbi::scan::LineScan;
 use chesspipe::pbi::{self, escape, Field, Item, Options, Parser, Record};
 use libfuzzer_sys::fuzz_target;
