@@ -160,7 +160,7 @@ impl Men {
     /// each slash.
     ///
     /// On a CPU with AVX2 a board of up to 64 bytes (nearly all) is read
-    /// 64 bytes at once instead ([`avx2::scan`]).
+    /// 64 bytes at once instead (`avx2::scan`).
     #[inline]
     pub fn scan(s: &[u8]) -> Option<Men> {
         #[cfg(target_arch = "x86_64")]

@@ -114,10 +114,10 @@ pub mod kpgn;
 pub mod lines;
 pub mod pbi;
 
-/// The tools built on the library (one module per tool, and what only the
-/// tools share). Not the crate's API: it is the inside of the binaries in
-/// `bin/`, public only so that they, the tests and the fuzz targets can
-/// reach it.
+// The tools built on the library (one module per tool, and what only the
+// tools share). Not the crate's API: it is the inside of the binaries in
+// `bin/`, public only so that they, the tests and the fuzz targets can
+// reach it.
 #[doc(hidden)]
 pub mod cmd;
 

@@ -1,7 +1,7 @@
 //! The referee: could a Kriegspiel record have happened? (FORMATS.md,
 //! Kriegspiel PGN point 12.)
 //!
-//! A sink of the [reader](super::read), which has checked the syntax
+//! A sink of the reader (`read.rs`), which has checked the syntax
 //! already: every move is Kriegspiel SAN, every move number agrees with
 //! the ply, every Kriegspiel comment has its form. The referee replays
 //! the game with the rules of chess (shakmaty) from the standard position

@@ -6,7 +6,7 @@
 //! possibly none: `X<square>` a capture there, `C<d>` a check along a file
 //! (`F`), rank (`R`), long or short diagonal (`L`, `S`) or by a knight
 //! (`N`). `<illegal>` is the illegal attempts in Kriegspiel SAN
-//! ([`san`](super::san)), comma-separated, or, in a filtered record, their
+//! ([`san`]), comma-separated, or, in a filtered record, their
 //! number. White space, line ends included, may stand around every part.
 //!
 //! Every comment of every game is read, so [`parse`] reads the usual

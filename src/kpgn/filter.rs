@@ -1,6 +1,6 @@
 //! The filter: a Kriegspiel game as one player saw it (FORMATS.md,
 //! Kriegspiel PGN points 5 to 11), written as its tokens come from the
-//! [reader](super::read).
+//! reader (`read.rs`).
 //!
 //! What is written is the game as read, except:
 //!
