@@ -74,15 +74,7 @@ pub fn filter_reader(
     report: &mut dyn Report,
 ) -> io::Result<bool> {
     let mut filter = Filter::new(config);
-    let mut lines = LineReader::new(rdr);
-    let mut out = Vec::with_capacity(OUT_BUFFER);
-    match filter.lines(&mut lines, &mut out, Some(wtr), report, true) {
-        Ok(()) => {}
-        Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
-        }
-        Err(Failure::Write(err)) => return Err(err),
-    }
+    read_whole(&mut filter, rdr, wtr, report)?;
     Ok(filter.any())
 }
 
@@ -104,16 +96,28 @@ pub fn check_reader(
     report: &mut dyn Report,
 ) -> io::Result<(u64, u64)> {
     let mut check = Check::check(config);
+    read_whole(&mut check, rdr, wtr, report)?;
+    Ok(check.counts())
+}
+
+/// Reads every game of one input with `reader` into `wtr`; a read error
+/// ends the input and is reported about the input as a whole (line 0).
+fn read_whole<S: read::Sink>(
+    reader: &mut Reader<S>,
+    rdr: impl io::Read,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<()> {
     let mut lines = LineReader::new(rdr);
     let mut out = Vec::with_capacity(OUT_BUFFER);
-    match check.lines(&mut lines, &mut out, Some(wtr), report, true) {
-        Ok(()) => {}
+    match reader.lines(&mut lines, &mut out, Some(wtr), report, true) {
+        Ok(()) => Ok(()),
         Err(Failure::Read(err)) => {
             report.report(Diagnostic::error(0, diag::describe(&err)));
+            Ok(())
         }
-        Err(Failure::Write(err)) => return Err(err),
+        Err(Failure::Write(err)) => Err(err),
     }
-    Ok(check.counts())
 }
 
 #[cfg(test)]
