@@ -12,5 +12,6 @@ mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
+mod options;
 mod pbi2csv;
 mod pbi_grep;

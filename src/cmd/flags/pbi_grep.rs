@@ -1,0 +1,171 @@
+//! pbi-grep's options.
+
+use std::ffi::OsString;
+
+use super::{string, Opt, Section, Spec};
+use crate::cmd::pbi_grep::{PatternOptions, Target};
+
+/// pbi-grep's command line as given, before it is checked.
+#[derive(Debug, Default)]
+pub struct Args {
+    /// `-e`/`--regexp`, in order.
+    pub regexps: Vec<String>,
+    /// The field options, in order.
+    pub fields: Vec<(Target, String)>,
+    /// `--status`.
+    pub status: Option<String>,
+    /// `--gbr`.
+    pub gbr: Option<String>,
+    /// `--pieces`.
+    pub pieces: Option<String>,
+    /// `-i`, `-F`.
+    pub pattern_opts: PatternOptions,
+    /// `-v`/`--invert-match`.
+    pub invert: bool,
+    /// `-c`/`--count`.
+    pub count: bool,
+    /// `-q`/`--quiet`.
+    pub quiet: bool,
+    /// `-j`/`--threads`.
+    pub threads: Option<String>,
+    /// The PATTERN, if no selection option is given, and the FILEs.
+    pub positional: Vec<OsString>,
+}
+
+/// A field option: a regex on one field.
+macro_rules! field {
+    ($long:literal, $target:expr, $help:literal) => {
+        Opt::value(None, $long, "REGEX", $help, |a, v| {
+            a.fields.push(($target, string(v)?));
+            Ok(())
+        })
+    };
+}
+
+/// pbi-grep's options, help and man page.
+pub static SPEC: Spec<Args> = Spec {
+    name: "pbi-grep",
+    about: "\
+pbi-grep: select records of PBI collections, output still PBI
+
+Usage: pbi-grep [OPTIONS] PATTERN [FILE...]
+       pbi-grep [OPTIONS] (-e PATTERN | FIELD OPTION)... [FILE...]
+
+Regexes match the decoded text of each field; each author, and each
+subfield of a source or award, is a text of its own. Different options
+must all match; the same option given twice: either may match.
+",
+    sections: &[
+        Section {
+            title: "Selection",
+            opts: &[
+                Opt::value(
+                    Some('e'),
+                    "regexp",
+                    "PATTERN",
+                    "Match any text of the record (repeatable)",
+                    |a, v| {
+                        a.regexps.push(string(v)?);
+                        Ok(())
+                    },
+                ),
+                field!("author", Target::Author, "Match an author name"),
+                field!("stip", Target::Stipulation, "Match the stipulation"),
+                field!(
+                    "source",
+                    Target::Source,
+                    "Match a subfield of the used or a referenced source"
+                ),
+                field!("award", Target::Award, "Match a subfield of an award"),
+                field!("key", Target::Keymove, "Match the keymove"),
+                field!("comment", Target::Comment, "Match the comment"),
+                field!(
+                    "position",
+                    Target::Position,
+                    "Match the position as written"
+                ),
+                Opt::value(
+                    None,
+                    "status",
+                    "CHARS",
+                    "Status is one of CHARS ('' selects an empty status)",
+                    |a, v| {
+                        a.status = Some(string(v)?);
+                        Ok(())
+                    },
+                ),
+                Opt::value(
+                    None,
+                    "gbr",
+                    "CODE",
+                    "The GBR material code starts with CODE",
+                    |a, v| {
+                        a.gbr = Some(string(v)?);
+                        Ok(())
+                    },
+                ),
+                Opt::value(
+                    None,
+                    "pieces",
+                    "RANGE",
+                    "Men on the board, kings included: 7, ..7, 8..12, 13..",
+                    |a, v| {
+                        a.pieces = Some(string(v)?);
+                        Ok(())
+                    },
+                ),
+                Opt::switch(
+                    Some('i'),
+                    "ignore-case",
+                    "Match case-insensitively",
+                    |a| a.pattern_opts.ignore_case = true,
+                ),
+                Opt::switch(
+                    Some('F'),
+                    "fixed-strings",
+                    "Patterns are plain strings, not regexes",
+                    |a| a.pattern_opts.fixed_strings = true,
+                ),
+                Opt::switch(
+                    Some('v'),
+                    "invert-match",
+                    "Select the records that do not match",
+                    |a| a.invert = true,
+                ),
+            ],
+        },
+        Section {
+            title: "Output",
+            opts: &[
+                Opt::switch(
+                    Some('c'),
+                    "count",
+                    "Print only the number of selected records",
+                    |a| a.count = true,
+                ),
+                Opt::switch(
+                    Some('q'),
+                    "quiet",
+                    "Print nothing; the exit status tells",
+                    |a| a.quiet = true,
+                ),
+                Opt::value(
+                    Some('j'),
+                    "threads",
+                    "NUM",
+                    "Threads for a large input [default: one per core]",
+                    |a, v| {
+                        a.threads = Some(string(v)?);
+                        Ok(())
+                    },
+                ),
+            ],
+        },
+    ],
+    footer: "Exit status: 0 records selected, 1 none, 2 an error.\n",
+    positional: |a, v| {
+        a.positional.push(v);
+        Ok(())
+    },
+    man: include_str!("../../../man/pbi-grep.1"),
+};
