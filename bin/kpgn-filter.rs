@@ -32,9 +32,17 @@ fn main() -> ExitCode {
 }
 
 fn config(args: Args, common: Common) -> Result<Run, lexopt::Error> {
-    let player = args.player.ok_or_else(|| {
-        cli::usage("missing --player (white or black, or -w, -b)")
-    })?;
+    let Some(&(player, named)) = args.players.first() else {
+        return Err(cli::usage(
+            "missing --player (white or black, or -w, -b)",
+        ));
+    };
+    if let Some((_, other)) = args.players.iter().find(|p| p.0 != player) {
+        return Err(cli::usage(format!(
+            "{named} and {other} do not go together: a game is written as \
+             one player saw it"
+        )));
+    }
     let config = Config {
         player,
         plies: args.plies,

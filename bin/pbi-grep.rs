@@ -37,12 +37,16 @@ fn config(mut args: Args, common: Common) -> Result<Config, lexopt::Error> {
         args.regexps.push(pattern);
     }
     let opts = args.pattern_opts;
-    let regex = |patterns: &[String]| {
-        Pattern::new(patterns, opts).map_err(|e| cli::usage(e.to_string()))
+    let regex = |patterns: &[String], option: &str| {
+        Pattern::new(patterns, opts).map_err(|e| {
+            let why = pbi_grep::pattern_error(patterns, opts, &e);
+            cli::usage(format!("{option}: {why}"))
+        })
     };
     let mut selector = Selector { invert: args.invert, ..Selector::default() };
     if !args.regexps.is_empty() {
-        selector.any = Some(regex(&args.regexps)?);
+        let option = if selecting { "-e/--regexp" } else { "PATTERN" };
+        selector.any = Some(regex(&args.regexps, option)?);
     }
     for target in Target::ALL {
         let patterns: Vec<String> = args
@@ -52,17 +56,12 @@ fn config(mut args: Args, common: Common) -> Result<Config, lexopt::Error> {
             .map(|(_, p)| p.clone())
             .collect();
         if !patterns.is_empty() {
-            selector.fields.push((target, regex(&patterns)?));
+            selector.fields.push((target, regex(&patterns, target.option())?));
         }
     }
     selector.status = args.status;
-    if let Some(code) = args.gbr {
-        selector.gbr = Some(gbr_prefix(&code)?);
-    }
-    if let Some(range) = args.pieces {
-        selector.pieces =
-            Some(pbi_grep::parse_range(&range).map_err(cli::usage)?);
-    }
+    selector.gbr = args.gbr;
+    selector.pieces = args.pieces;
     let mode = match (args.quiet, args.count) {
         (true, _) => Mode::Quiet,
         (false, true) => Mode::Count,
@@ -75,21 +74,6 @@ fn config(mut args: Args, common: Common) -> Result<Config, lexopt::Error> {
         threads: cli::threads(args.threads.as_deref())?,
         files: args.positional,
     })
-}
-
-/// A GBR code or a prefix of one: up to 4 digits, then `.` and up to 2.
-fn gbr_prefix(code: &str) -> Result<Vec<u8>, lexopt::Error> {
-    let (pieces, pawns) = code.split_once('.').unwrap_or((code, ""));
-    let digits = |s: &str, max: usize| {
-        s.len() <= max && s.bytes().all(|b| b.is_ascii_digit())
-    };
-    let dot_ok = !code.contains('.') || pieces.len() == 4;
-    if code.is_empty() || !digits(pieces, 4) || !digits(pawns, 2) || !dot_ok {
-        return Err(cli::usage(format!(
-            "'{code}' is not a GBR code or the start of one (like 0023 or 4888.88)"
-        )));
-    }
-    Ok(code.as_bytes().to_vec())
 }
 
 fn main() -> ExitCode {

@@ -68,7 +68,7 @@ fn columns(list: &str) -> Result<Vec<Column>, lexopt::Error> {
         .map(|name| {
             Column::from_name(name.trim()).ok_or_else(|| {
                 cli::usage(format!(
-                    "unknown column '{name}' (valid: {})",
+                    "-c/--columns: unknown column '{name}' (valid: {})",
                     Column::names()
                 ))
             })

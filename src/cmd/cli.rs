@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use crate::cmd::flags::{self, Generate, Spec};
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
-use crate::diag::describe;
+use crate::diag::{describe, shown};
 
 pub use crate::cmd::flags::Common;
 
@@ -137,7 +137,8 @@ pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(usage(format!(
             "-j/--threads: expected a whole number from 1 to {MAX_THREADS}, \
-             got '{value}'"
+             got '{}'",
+            shown(value.as_bytes(), 40)
         ))),
     }
 }
@@ -151,8 +152,9 @@ pub fn delimiter(d: &str) -> Result<u8, lexopt::Error> {
             Ok(*b)
         }
         _ => Err(usage(format!(
-            "the delimiter must be one ASCII character other than a quote \
-             or a line end, or '\\t' (got '{d}')"
+            "-d/--delimiter: the delimiter must be one ASCII character other \
+             than a quote or a line end, or '\\t', got '{}'",
+            shown(d.as_bytes(), 40)
         ))),
     }
 }

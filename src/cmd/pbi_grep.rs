@@ -72,6 +72,19 @@ impl Target {
         }
     }
 
+    /// The option that names the target.
+    pub fn option(self) -> &'static str {
+        match self {
+            Target::Author => "--author",
+            Target::Stipulation => "--stip",
+            Target::Source => "--source",
+            Target::Award => "--award",
+            Target::Keymove => "--key",
+            Target::Comment => "--comment",
+            Target::Position => "--position",
+        }
+    }
+
     /// Every target, in the order `any` text searches them.
     pub const ALL: [Target; 7] = [
         Target::Author,
@@ -113,6 +126,42 @@ pub fn build(
     RegexBuilder::new(&parts.join("|"))
         .case_insensitive(opts.ignore_case)
         .build()
+}
+
+/// What is wrong with `patterns`, which did not build, for a message
+/// after the option's name: the first pattern that does not build alone,
+/// as the user wrote it, and the regex crate's reason, without the
+/// pattern as [`build`] wrapped it.
+pub fn pattern_error(
+    patterns: &[String],
+    opts: PatternOptions,
+    err: &regex::Error,
+) -> String {
+    let reason = |e: &regex::Error| {
+        let text = e.to_string();
+        // A syntax error is the pattern, a caret, then `error: why`.
+        let why = match text.rfind("error: ") {
+            Some(at) => text[at + 7..].trim().to_string(),
+            None => text.trim().to_string(),
+        };
+        let why = why.strip_suffix('.').unwrap_or(&why).to_string();
+        let mut chars = why.chars();
+        match chars.next() {
+            Some(c) => c.to_lowercase().chain(chars).collect(),
+            None => why,
+        }
+    };
+    for p in patterns {
+        if let Err(e) = build(std::slice::from_ref(p), opts) {
+            let shown = crate::diag::shown(p.as_bytes(), 80);
+            let what = match e {
+                regex::Error::Syntax(_) => "regex parse error in",
+                _ => "cannot build the regex",
+            };
+            return format!("{what} '{shown}': {}", reason(&e));
+        }
+    }
+    reason(err)
 }
 
 /// Patterns built once: the regex matching any of them, and, when they
@@ -179,23 +228,65 @@ impl Pattern {
 ///
 /// # Errors
 ///
-/// A message saying what is wrong with `spec`.
+/// A message saying what was expected, with the range meant when `spec`
+/// looks like one written otherwise (`7-9`, `12..8`).
 pub fn parse_range(spec: &str) -> Result<RangeInclusive<u32>, String> {
-    let num = |s: &str| {
-        s.parse::<u32>()
-            .map_err(|_| format!("bad piece count '{s}' in '{spec}'"))
-    };
+    let num = |s: &str| s.parse::<u32>().ok();
     let range = match spec.split_once("..") {
-        None => num(spec).map(|n| n..=n)?,
-        Some(("", "")) => return Err(format!("empty range '{spec}'")),
-        Some(("", hi)) => 0..=num(hi)?,
-        Some((lo, "")) => num(lo)?..=u32::MAX,
-        Some((lo, hi)) => num(lo)?..=num(hi)?,
+        None => num(spec).map(|n| n..=n),
+        Some(("", "")) => None,
+        Some(("", hi)) => num(hi).map(|hi| 0..=hi),
+        Some((lo, "")) => num(lo).map(|lo| lo..=u32::MAX),
+        Some((lo, hi)) => num(lo).zip(num(hi)).map(|(lo, hi)| lo..=hi),
     };
-    if range.is_empty() {
-        return Err(format!("empty range '{spec}'"));
+    let shown = crate::diag::shown(spec.as_bytes(), 40);
+    match range {
+        Some(range) if range.is_empty() => Err(format!(
+            "empty range '{shown}' (use {}..{})",
+            range.end(),
+            range.start()
+        )),
+        Some(range) => Ok(range),
+        None => {
+            let mut message = format!(
+                "expected a number of men or a range of them (7, ..7, \
+                 8..12, 13..), got '{shown}'"
+            );
+            // `7-9`, `7 - 9`, `7..=9`, `7...9`: the range meant.
+            let ends: Vec<&str> = spec
+                .split(['-', '.', '=', ' '])
+                .filter(|s| !s.is_empty())
+                .collect();
+            if let [lo, hi] = ends[..] {
+                if let (Some(lo), Some(hi)) = (num(lo), num(hi)) {
+                    message.push_str(&format!(" (use {lo}..{hi})"));
+                }
+            }
+            Err(message)
+        }
     }
-    Ok(range)
+}
+
+/// A GBR code or the start of one: up to 4 digits, then `.` and up to
+/// 2 (`0023`, `4888.88`).
+///
+/// # Errors
+///
+/// A message saying what was expected.
+pub fn gbr_prefix(code: &str) -> Result<Vec<u8>, String> {
+    let (pieces, pawns) = code.split_once('.').unwrap_or((code, ""));
+    let digits = |s: &str, max: usize| {
+        s.len() <= max && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    let dot_ok = !code.contains('.') || pieces.len() == 4;
+    if code.is_empty() || !digits(pieces, 4) || !digits(pawns, 2) || !dot_ok {
+        return Err(format!(
+            "'{}' is not a GBR code or the start of one: expected up to 4 \
+             digits, then a point and up to 2 (like 0023 or 4888.88)",
+            crate::diag::shown(code.as_bytes(), 40)
+        ));
+    }
+    Ok(code.as_bytes().to_vec())
 }
 
 /// Every test a record must pass.
@@ -760,9 +851,19 @@ mod tests {
         assert_eq!(parse_range("8..12"), Ok(8..=12));
         assert_eq!(parse_range("13.."), Ok(13..=u32::MAX));
         assert!(parse_range("..").is_err());
-        assert!(parse_range("12..8").is_err());
         assert!(parse_range("x").is_err());
         assert!(parse_range("1..x").is_err());
+        let said = |spec| parse_range(spec).unwrap_err();
+        assert_eq!(said("12..8"), "empty range '12..8' (use 8..12)");
+        assert_eq!(
+            said("7-9"),
+            "expected a number of men or a range of them (7, ..7, 8..12, \
+             13..), got '7-9' (use 7..9)"
+        );
+        assert!(said("7..=9").ends_with("got '7..=9' (use 7..9)"));
+        assert!(said("7...9").ends_with("(use 7..9)"));
+        assert!(said("-7").ends_with("got '-7'"));
+        assert!(said("\x1b[2J").ends_with("got '\\x1b[2J'"));
     }
 
     #[test]

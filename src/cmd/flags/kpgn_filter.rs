@@ -2,16 +2,16 @@
 
 use std::ffi::OsString;
 
-use lexopt::ValueExt;
-
-use super::{string, Opt, Section, Spec};
+use super::{shown, string, Opt, Section, Spec};
+use crate::cmd::cli;
 use crate::kpgn::Side;
 
 /// kpgn-filter's command line as given, before it is checked.
 #[derive(Debug, Default)]
 pub struct Args {
-    /// `-p`/`--player`, `-w`, `-b`.
-    pub player: Option<Side>,
+    /// `-p`/`--player`, `-w`, `-b`, each as given: the side and the
+    /// option as a message names it.
+    pub players: Vec<(Side, &'static str)>,
     /// `--plies`.
     pub plies: Option<u64>,
     /// `--keep-comments`.
@@ -44,18 +44,19 @@ copied byte for byte.
                 "SIDE",
                 "The player whose view is written: white or black",
                 |a: &mut Args, v| {
-                    let white = v == "white";
-                    a.player =
-                        Some(if white { Side::White } else { Side::Black });
+                    a.players.push(match v == "white" {
+                        true => (Side::White, "--player white"),
+                        false => (Side::Black, "--player black"),
+                    });
                     Ok(())
                 },
             )
             .choices(&["white", "black"]),
             Opt::short_switch('w', "Same as --player white", |a| {
-                a.player = Some(Side::White)
+                a.players.push((Side::White, "-w"))
             }),
             Opt::short_switch('b', "Same as --player black", |a| {
-                a.player = Some(Side::Black)
+                a.players.push((Side::Black, "-b"))
             }),
             Opt::value(
                 None,
@@ -64,7 +65,14 @@ copied byte for byte.
                 "Keep only the first N half-moves of each game; Result \
                  becomes *",
                 |a, v| {
-                    a.plies = Some(v.parse()?);
+                    let plies = v.to_str().and_then(|n| n.parse().ok());
+                    a.plies = Some(plies.ok_or_else(|| {
+                        cli::usage(format!(
+                            "expected a whole number of half-moves (like \
+                             8), got '{}'",
+                            shown(&v)
+                        ))
+                    })?);
                     Ok(())
                 },
             ),

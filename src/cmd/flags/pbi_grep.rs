@@ -1,9 +1,11 @@
 //! pbi-grep's options.
 
 use std::ffi::OsString;
+use std::ops::RangeInclusive;
 
 use super::{string, Opt, Section, Spec};
-use crate::cmd::pbi_grep::{PatternOptions, Target};
+use crate::cmd::cli;
+use crate::cmd::pbi_grep::{self, PatternOptions, Target};
 
 /// pbi-grep's command line as given, before it is checked.
 #[derive(Debug, Default)]
@@ -14,10 +16,10 @@ pub struct Args {
     pub fields: Vec<(Target, String)>,
     /// `--status`.
     pub status: Option<String>,
-    /// `--gbr`.
-    pub gbr: Option<String>,
+    /// `--gbr`: the code or its start.
+    pub gbr: Option<Vec<u8>>,
     /// `--pieces`.
-    pub pieces: Option<String>,
+    pub pieces: Option<RangeInclusive<u32>>,
     /// `-i`, `-F`.
     pub pattern_opts: PatternOptions,
     /// `-v`/`--invert-match`.
@@ -100,7 +102,8 @@ must all match; the same option given twice: either may match.
                     "CODE",
                     "The GBR material code starts with CODE",
                     |a, v| {
-                        a.gbr = Some(string(v)?);
+                        let code = pbi_grep::gbr_prefix(&string(v)?);
+                        a.gbr = Some(code.map_err(cli::usage)?);
                         Ok(())
                     },
                 ),
@@ -110,7 +113,8 @@ must all match; the same option given twice: either may match.
                     "RANGE",
                     "Men on the board, kings included: 7, ..7, 8..12, 13..",
                     |a, v| {
-                        a.pieces = Some(string(v)?);
+                        let range = pbi_grep::parse_range(&string(v)?);
+                        a.pieces = Some(range.map_err(cli::usage)?);
                         Ok(())
                     },
                 ),
