@@ -6,6 +6,7 @@ mod util;
 
 mod common;
 mod csv2pbi;
+mod examples;
 mod gbr_encode;
 mod kpgn_check;
 mod kpgn_check_faults;
