@@ -29,8 +29,15 @@ fn config(
         bom: args.bom,
         strict: common.strict,
         threads: cli::threads(args.threads.as_deref())?,
+        json: args.json,
         ..pbi2csv::Config::default()
     };
+    if args.json && (args.delimiter.is_some() || args.bom || args.raw) {
+        return Err(cli::usage(
+            "--delimiter, --bom and --raw are for CSV: --json writes JSON \
+             values, decoded",
+        ));
+    }
     if let Some(list) = &args.columns {
         config.columns = columns(list)?;
     }
@@ -54,6 +61,9 @@ fn output(args: &Args) -> Result<Output, lexopt::Error> {
     if !xlsx {
         return Ok(Output::Csv(path));
     }
+    if args.json {
+        return Err(cli::usage("--json writes JSON Lines, not a workbook"));
+    }
     if args.delimiter.is_some() || args.bom {
         return Err(cli::usage(
             "--delimiter and --bom are for CSV: a workbook (-o FILE.xlsx) \
@@ -64,16 +74,7 @@ fn output(args: &Args) -> Result<Output, lexopt::Error> {
 }
 
 fn columns(list: &str) -> Result<Vec<Column>, lexopt::Error> {
-    list.split(',')
-        .map(|name| {
-            Column::from_name(name.trim()).ok_or_else(|| {
-                cli::usage(format!(
-                    "-c/--columns: unknown column '{name}' (valid: {})",
-                    Column::names()
-                ))
-            })
-        })
-        .collect()
+    Column::list(list).map_err(|e| cli::usage(format!("-c/--columns: {e}")))
 }
 
 fn main() -> ExitCode {

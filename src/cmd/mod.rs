@@ -20,6 +20,7 @@ library uses anything here.
 | [`cli`] | running a tool, usage errors, the exit status |
 | [`flags`] | each tool's table of options: parser, help, completions |
 | [`msg`] | printing diagnostics to stderr |
+| [`json`] | JSON strings, for pbi2csv's JSON Lines |
 | [`input`] | opening `-` and the files named on the command line |
 | [`output`] | buffered stdout, the CSV writer, a closed pipe |
 | [`par`] | the records of one input on several threads, in order |
@@ -33,6 +34,7 @@ pub mod flags;
 pub mod games;
 pub mod gbr_encode;
 pub mod input;
+pub mod json;
 pub mod kpgn_check;
 pub mod kpgn_filter;
 pub mod msg;

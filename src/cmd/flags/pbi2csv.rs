@@ -17,6 +17,8 @@ pub struct Args {
     pub raw: bool,
     /// `--bom`.
     pub bom: bool,
+    /// `--json`.
+    pub json: bool,
     /// `-o`/`--output`.
     pub output: Option<OsString>,
     /// `-j`/`--threads`.
@@ -33,7 +35,8 @@ pbi2csv: a PBI problem collection to CSV
 
 Usage: pbi2csv [OPTIONS] [FILE...]
 
-One header row, then one row per record, RFC 4180 quoting, LF row ends.
+One header row, then one row per record, RFC 4180 quoting, LF row ends;
+or, with --json, one JSON object per record and line.
 Default columns: authors, position, stipulation, source_nr, source_title,
 source_date, source_page, references, awards, keymove, status, comment.
 ",
@@ -44,8 +47,9 @@ source_date, source_page, references, awards, keymove, status, comment.
                 Some('c'),
                 "columns",
                 "LIST",
-                "Comma-separated columns, in the order wanted; besides the \
-                 default ones: file, line, fen, gbr, pieces",
+                "Comma-separated columns, in the order wanted: names, default \
+                 (the default ones) and all; besides the default ones: file, \
+                 line, fen, gbr, pieces",
                 |a, v| {
                     a.columns = Some(string(v)?);
                     Ok(())
@@ -75,6 +79,13 @@ source_date, source_page, references, awards, keymove, status, comment.
                 "bom",
                 "Start the output with a UTF-8 byte order mark",
                 |a| a.bom = true,
+            ),
+            Opt::switch(
+                None,
+                "json",
+                "JSON Lines instead of CSV: one object per record, lists as \
+                 arrays, sources and awards as objects",
+                |a| a.json = true,
             ),
             Opt::value(
                 Some('o'),
