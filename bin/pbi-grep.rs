@@ -12,9 +12,7 @@ use chesspipe::cmd::pbi_grep::{self, Mode, Pattern, Selector, Target};
 /// What the checked command line runs.
 struct Config {
     selector: Selector,
-    mode: Mode,
-    strict: bool,
-    threads: usize,
+    opts: pbi_grep::Options,
     files: Vec<OsString>,
 }
 
@@ -62,18 +60,19 @@ fn config(mut args: Args, common: Common) -> Result<Config, lexopt::Error> {
     selector.status = args.status;
     selector.gbr = args.gbr;
     selector.pieces = args.pieces;
-    let mode = match (args.quiet, args.count) {
-        (true, _) => Mode::Quiet,
-        (false, true) => Mode::Count,
-        (false, false) => Mode::Print,
+    let mode = match (args.quiet, args.list, args.count) {
+        (true, _, _) => Mode::Quiet,
+        (false, Some(list), _) => list,
+        (false, None, true) => Mode::Count,
+        (false, None, false) => Mode::Print,
     };
-    Ok(Config {
-        selector,
+    let opts = pbi_grep::Options {
         mode,
+        max: args.max,
         strict: common.strict,
         threads: cli::threads(args.threads.as_deref())?,
-        files: args.positional,
-    })
+    };
+    Ok(Config { selector, opts, files: args.positional })
 }
 
 fn main() -> ExitCode {
@@ -81,9 +80,7 @@ fn main() -> ExitCode {
         let sources = Source::from_args(config.files);
         let selected = pbi_grep::run(
             &config.selector,
-            config.mode,
-            config.strict,
-            config.threads,
+            config.opts,
             &sources,
             msgs,
             output::stdout(),

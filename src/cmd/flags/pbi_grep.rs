@@ -3,9 +3,9 @@
 use std::ffi::OsString;
 use std::ops::RangeInclusive;
 
-use super::{string, Opt, Section, Spec};
+use super::{shown, string, Opt, Section, Spec};
 use crate::cmd::cli;
-use crate::cmd::pbi_grep::{self, PatternOptions, Target};
+use crate::cmd::pbi_grep::{self, Mode, PatternOptions, Target};
 
 /// pbi-grep's command line as given, before it is checked.
 #[derive(Debug, Default)]
@@ -20,7 +20,7 @@ pub struct Args {
     pub gbr: Option<Vec<u8>>,
     /// `--pieces`.
     pub pieces: Option<RangeInclusive<u32>>,
-    /// `-i`, `-F`.
+    /// `-i`, `-F`, `-w`, `-x`.
     pub pattern_opts: PatternOptions,
     /// `-v`/`--invert-match`.
     pub invert: bool,
@@ -28,6 +28,10 @@ pub struct Args {
     pub count: bool,
     /// `-q`/`--quiet`.
     pub quiet: bool,
+    /// `-l` or `-L`, the last one given.
+    pub list: Option<Mode>,
+    /// `-m`/`--max-count`.
+    pub max: Option<u64>,
     /// `-j`/`--threads`.
     pub threads: Option<String>,
     /// The PATTERN, if no selection option is given, and the FILEs.
@@ -131,6 +135,20 @@ must all match; the same option given twice: either may match.
                     |a| a.pattern_opts.fixed_strings = true,
                 ),
                 Opt::switch(
+                    Some('w'),
+                    "word-regexp",
+                    "A match must be a whole word: no letter, digit or _ just \
+                     before or after it",
+                    |a| a.pattern_opts.word = true,
+                ),
+                Opt::switch(
+                    Some('x'),
+                    "text-regexp",
+                    "A match must be a whole text: an author, a subfield, a \
+                     field",
+                    |a| a.pattern_opts.whole = true,
+                ),
+                Opt::switch(
                     Some('v'),
                     "invert-match",
                     "Select the records that do not match",
@@ -150,8 +168,38 @@ must all match; the same option given twice: either may match.
                 Opt::switch(
                     Some('q'),
                     "quiet",
-                    "Print nothing; the exit status tells",
+                    "Print nothing and stop at the first selected record; the \
+                     exit status tells",
                     |a| a.quiet = true,
+                ),
+                Opt::switch(
+                    Some('l'),
+                    "files-with-matches",
+                    "Print only the names of the inputs with a selected record",
+                    |a| a.list = Some(Mode::FilesWith),
+                ),
+                Opt::switch(
+                    Some('L'),
+                    "files-without-match",
+                    "Print only the names of the PBI inputs without a selected \
+                     record",
+                    |a| a.list = Some(Mode::FilesWithout),
+                ),
+                Opt::value(
+                    Some('m'),
+                    "max-count",
+                    "NUM",
+                    "Stop after NUM selected records, over all inputs",
+                    |a, v| {
+                        let max = v.to_str().and_then(|n| n.parse().ok());
+                        a.max = Some(max.ok_or_else(|| {
+                            cli::usage(format!(
+                                "expected a whole number of records, got '{}'",
+                                shown(&v)
+                            ))
+                        })?);
+                        Ok(())
+                    },
                 ),
                 Opt::value(
                     Some('j'),
@@ -166,7 +214,8 @@ must all match; the same option given twice: either may match.
             ],
         },
     ],
-    footer: "Exit status: 0 records selected, 1 none, 2 an error.\n",
+    footer: "Exit status: 0 records selected (with -L: a name written), 1 \
+             none, 2 an error.\n",
     positional: |a, v| {
         a.positional.push(v);
         Ok(())
