@@ -498,3 +498,157 @@ fn pbi2csv_output_option() {
         .code(2)
         .says("pbi2csv: no/such/dir/a.csv: no such file or directory");
 }
+
+/// `-c` takes `default` and `all` among the names (issue 16).
+#[test]
+fn columns_default_and_all() {
+    let dir = Dir::new("columns-default-all");
+    dir.create("c.pbi", COLLECTION);
+    let csv = |columns: &str| {
+        dir.command("pbi2csv").args(["-c", columns, "c.pbi"]).stdout()
+    };
+    let named = csv("authors,position,stipulation,source_nr,source_title,\
+                     source_date,source_page,references,awards,keymove,\
+                     status,comment,gbr,pieces");
+    assert_eq!(csv("default,gbr,pieces"), named);
+    assert!(named.starts_with(&HEADER[..HEADER.len() - 1]));
+    let all = csv("all");
+    let names: Vec<&str> =
+        chesspipe::cmd::pbi2csv::Column::ALL.iter().map(|c| c.1).collect();
+    assert_eq!(all.lines().next(), Some(&*names.join(",")));
+    assert_eq!(
+        csv(" all , gbr").lines().next().unwrap().split(',').count(),
+        18
+    );
+    dir.command("pbi2csv")
+        .args(["-c", "default,colour"])
+        .run()
+        .code(2)
+        .says(
+            "pbi2csv: -c/--columns: unknown column 'colour' (valid: authors,",
+        )
+        .says("; or default, all)\n");
+}
+
+/// `--json`: one object per record, the columns its keys; lists are
+/// arrays and sources and awards objects of their four subfields, so
+/// that nothing is joined; joined as the CSV joins them, they are the
+/// CSV's values (issue 16).
+#[test]
+fn json_lines_are_the_csv_values_unjoined() {
+    use serde_json::{json, Value};
+    let dir = Dir::new("json");
+    dir.create("c.pbi", COLLECTION);
+    let out = dir.command("pbi2csv").args(["--json", "c.pbi"]).stdout();
+    let objects: Vec<Value> =
+        out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objects.len(), 3);
+    assert_eq!(
+        objects[1],
+        json!({
+            "authors": ["Bláthy, Ottó", "Köhler"],
+            "position": "8/8/8/8/8/8/8/K1k5",
+            "stipulation": "#3",
+            "source_nr": "",
+            "source_title": "Magyar Sakkvilág",
+            "source_date": "1916",
+            "source_page": "",
+            "references": [
+                {"nr": "", "title": "Die Schwalbe", "date": "1930", "page": ""},
+                {"nr": "", "title": "Fairy Chess Review", "date": "", "page": ""},
+            ],
+            "awards": [
+                {"nr": "1", "rank": "Pr", "tourney": "Good Companion", "date": "1917"},
+            ],
+            "keymove": "",
+            "status": "",
+            "comment": "\"the\" best",
+        })
+    );
+    let keys: Vec<&str> = out.lines().next().unwrap().split("\":").collect();
+    assert!(
+        keys[0].starts_with("{\"authors") && keys[1].ends_with(",\"position")
+    );
+
+    // Every record of the sample collection, all columns: the JSON values,
+    // joined as the CSV joins them, are the CSV's values.
+    let sample = repo_file("samples/problems.pbi");
+    let json = dir
+        .command("pbi2csv")
+        .args(["--json", "-c", "all"])
+        .arg(&sample)
+        .stdout();
+    let csv = dir.command("pbi2csv").args(["-c", "all"]).arg(&sample).stdout();
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let header = rdr.headers().unwrap().clone();
+    let mut rows = 0;
+    for (line, row) in json.lines().zip(rdr.records()) {
+        let (object, row): (Value, _) =
+            (serde_json::from_str(line).unwrap(), row.unwrap());
+        let keys: Vec<&String> = object.as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), header.len());
+        for (key, want) in header.iter().zip(row.iter()) {
+            let join = |items: &Value, subfields: &[&str]| {
+                let items = items.as_array().unwrap().iter().map(|item| {
+                    let parts =
+                        subfields.iter().map(|s| item[s].as_str().unwrap());
+                    parts.collect::<Vec<_>>().join("|")
+                });
+                items.collect::<Vec<_>>().join("; ")
+            };
+            let got = match (key, &object[key]) {
+                ("authors", v) => {
+                    let names = v
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|n| n.as_str().unwrap());
+                    names.collect::<Vec<_>>().join("; ")
+                }
+                ("references", v) => join(v, &["nr", "title", "date", "page"]),
+                ("awards", v) => join(v, &["nr", "rank", "tourney", "date"]),
+                ("line", v) => v.as_u64().unwrap().to_string(),
+                (_, Value::Null) => String::new(),
+                (_, v) => v.as_str().unwrap().to_string(),
+            };
+            assert_eq!(got, want, "{key} in {line}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 40);
+}
+
+/// What JSON cannot hold as it is: bytes that are not UTF-8 become
+/// U+FFFD, control characters are escaped; a position that does not
+/// parse has `null` for the columns made from it; a column named twice
+/// is one key. CSV options are usage errors with `--json`.
+#[test]
+fn json_of_odd_records() {
+    use serde_json::Value;
+    let dir = Dir::new("json-odd");
+    let mut pbi = b"\xEF\xBB\xBF#PBI 1.2\n".to_vec();
+    pbi.extend_from_slice(b"A\xffB; \\x09Tab:8/8/x:#2::::::\\x0a\n");
+    dir.create("odd.pbi", &pbi);
+    let out = dir
+        .command("pbi2csv")
+        .args(["--json", "-c", "authors,comment,fen,gbr,pieces,line,authors"])
+        .arg("odd.pbi")
+        .run()
+        .code(0);
+    let object: Value = serde_json::from_str(out.out().trim_end()).unwrap();
+    assert_eq!(
+        out.out(),
+        "{\"authors\":[\"A\u{fffd}B\",\"\\tTab\"],\"comment\":\"\\n\",\
+         \"fen\":null,\"gbr\":null,\"pieces\":null,\"line\":2}\n"
+    );
+    assert_eq!(object["authors"][1], "\tTab");
+    for args in [&["-d", ";"][..], &["--bom"], &["--raw"], &["-o", "x.xlsx"]] {
+        dir.command("pbi2csv")
+            .arg("--json")
+            .args(args)
+            .arg("odd.pbi")
+            .run()
+            .code(2)
+            .says("--json");
+    }
+}

@@ -493,3 +493,227 @@ fn plain_strings_select_what_regexes_select() {
         }
     }
 }
+
+/// `-l` and `-L` write the names of the inputs with and without a
+/// selected record, as grep's; the exit status is 0 when a name is
+/// written (issue 16).
+#[test]
+fn files_with_and_without_a_selected_record() {
+    let dir = Dir::new("files-with");
+    dir.create("a.pbi", collection(&RECORDS[..2]));
+    dir.create("b.pbi", collection(&RECORDS[2..]));
+    dir.create("not.pbi", "plain text\n");
+    let run = |args: &[&str]| {
+        let out = dir
+            .command("pbi-grep")
+            .args(args)
+            .args(["a.pbi", "-", "not.pbi", "b.pbi", "missing.pbi"])
+            .stdin(collection(&RECORDS[4..5]))
+            .run()
+            .code(2)
+            .says("pbi-grep: not.pbi:1: not a PBI file\n")
+            .says("pbi-grep: missing.pbi: no such file or directory\n");
+        out.out()
+    };
+    assert_eq!(run(&["-l", "Loyd"]), "a.pbi\n");
+    assert_eq!(run(&["-l", "--stip", "="]), "<stdin>\nb.pbi\n");
+    assert_eq!(run(&["-l", "-i", "schwalbe"]), "a.pbi\nb.pbi\n");
+    // Only PBI inputs are listed as without.
+    assert_eq!(run(&["-L", "Loyd"]), "<stdin>\nb.pbi\n");
+    // The last of -l and -L counts.
+    assert_eq!(run(&["-L", "-l", "Kling"]), "b.pbi\n");
+    assert_eq!(run(&["-l", "-L", "Kling"]), "a.pbi\n<stdin>\n");
+    let code = |args: &[&str]| {
+        dir.command("pbi-grep").args(args).args(["a.pbi", "b.pbi"]).run().code
+    };
+    assert_eq!((code(&["-l", "Loyd"]), code(&["-l", "Nobody"])), (0, 1));
+    assert_eq!((code(&["-L", "Loyd"]), code(&["-L", "e"])), (0, 1));
+    // A name is written byte for byte, for xargs.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"odd\xff name.pbi");
+        std::fs::write(dir.path("").join(name), all()).unwrap();
+        let out = dir.command("pbi-grep").args(["-l", "Loyd"]).arg(name).run();
+        assert_eq!(out.code(0).stdout, b"odd\xff name.pbi\n");
+    }
+    // -l reads no further in an input once it has a record, also when
+    // threads find it past the first batch.
+    let mut big = large_collection(16, 20_000).replace("Loyd", "Lloyd");
+    big.extend_from_slice(RECORDS[0].as_bytes());
+    big.push(b'\n');
+    dir.create("big.pbi", &big);
+    dir.create("early.pbi", big.replacen("Lloyd", "Loyd", 1));
+    for threads in ["1", "2"] {
+        let out = dir
+            .command("pbi-grep")
+            .args(["-l", "-j", threads, "Loyd", "big.pbi", "a.pbi"])
+            .run()
+            .code(2);
+        assert_eq!(out.out(), "big.pbi\na.pbi\n");
+        let out = dir
+            .command("pbi-grep")
+            .args(["-l", "-j", threads, "Loyd", "early.pbi"])
+            .run();
+        // The first record is selected before any line is reported.
+        assert_eq!(out.code(0).quiet().out(), "early.pbi\n");
+    }
+}
+
+/// `-m NUM` stops after NUM selected records, over all inputs: nothing
+/// after the NUM-th is read, reported or opened (issue 16).
+#[test]
+fn max_count_stops_after_num_records() {
+    let dir = Dir::new("max-count");
+    dir.create("a.pbi", all());
+    let out = dir
+        .command("pbi-grep")
+        .args(["-m", "2", "-e", "Loyd", "a.pbi", "missing.pbi"])
+        .run()
+        .code(0)
+        .quiet();
+    assert_eq!(selected(&out.out()), RECORDS[..2]);
+    assert!(out.out().starts_with(HEADER));
+    let out = dir
+        .command("pbi-grep")
+        .args(["-c", "-m", "3", "", "a.pbi", "a.pbi"])
+        .run();
+    assert_eq!(out.code(0).out(), "3\n");
+    // Over all inputs: the two of stdin, then the first of a.pbi.
+    let out = dir
+        .command("pbi-grep")
+        .args(["-m", "3", "Loyd", "-", "a.pbi"])
+        .stdin(all())
+        .run();
+    assert_eq!(
+        selected(&out.code(0).out()),
+        [RECORDS[0], RECORDS[1], RECORDS[0]]
+    );
+    // -m 0 reads nothing.
+    let out =
+        dir.command("pbi-grep").args(["-m", "0", "", "missing.pbi"]).run();
+    assert_eq!(out.code(1).quiet().out(), "");
+    // A bad line after the last record wanted is not read; one before is.
+    let mut bad = collection(&RECORDS[..1]);
+    bad.push_str("short:line\n");
+    bad.push_str(&RECORDS[1..].join("\n"));
+    bad.push('\n');
+    bad.push_str("another:short\n");
+    dir.create("bad.pbi", &bad);
+    let out =
+        dir.command("pbi-grep").args(["-m", "2", "Loyd", "bad.pbi"]).run();
+    assert_eq!(
+        out.code(2).err(),
+        "pbi-grep: bad.pbi:4: expected 9 fields, found 2\n"
+    );
+    // Past the first batch, -m still stops at its record: its output is
+    // the start of the whole output, with 1500 records.
+    dir.create("big.pbi", large_collection(17, 20_000));
+    let run = |args: &[&str]| dir.command("pbi-grep").args(args).run();
+    let all_of = run(&["-j", "2", "Loyd", "big.pbi"]).stdout;
+    let first = run(&["-j", "2", "-m", "1500", "Loyd", "big.pbi"]).stdout;
+    assert!(all_of.len() > first.len() && all_of.starts_with(&first));
+    dir.create("first.pbi", &first);
+    assert_eq!(run(&["-c", "", "first.pbi"]).out(), "1500\n");
+    dir.command("pbi-grep")
+        .args(["-m", "x", "Loyd"])
+        .run()
+        .code(2)
+        .says("pbi-grep: -m/--max-count: expected a whole number of records, got 'x'\n");
+}
+
+/// `-q` exits 0 at the first record selected, before a later input that
+/// is missing is opened, as `grep -q` does (issue 16).
+#[test]
+fn quiet_stops_before_a_missing_input() {
+    let dir = Dir::new("quiet-missing");
+    dir.create("a.pbi", all());
+    let run = |args: &[&str]| dir.command("pbi-grep").args(args).run();
+    run(&["-q", "Loyd", "a.pbi", "missing.pbi"]).code(0).quiet();
+    run(&["-q", "Nobody", "a.pbi", "missing.pbi"])
+        .code(2)
+        .says("missing.pbi: no such file or directory");
+    run(&["-q", "Loyd", "missing.pbi", "a.pbi"])
+        .code(2)
+        .says("missing.pbi: no such file or directory");
+}
+
+/// `-w`: the match is a whole word; `-x`: it is a whole text (an author,
+/// a subfield, a field). Both keep the plain-string search away, which
+/// would find the string anywhere (issue 16).
+#[test]
+fn whole_words_and_whole_texts() {
+    let dir = Dir::new("word-text");
+    assert_eq!(count(&dir, &["Sam"]), 2);
+    assert_eq!(count(&dir, &["-w", "Sam"]), 0);
+    assert_eq!(count(&dir, &["-w", "Samuel"]), 2);
+    assert_eq!(count(&dir, &["-w", "-F", "Loyd,"]), 2);
+    assert_eq!(count(&dir, &["-w", "Chess"]), 4);
+    assert_eq!(count(&dir, &["-w", "--source", "Chess"]), 4);
+    assert_eq!(count(&dir, &["-w", "Ches"]), 0);
+    assert_eq!(count(&dir, &["-w", "-i", "árvíztűrő"]), 1);
+    assert_eq!(count(&dir, &["-w", "tükör"]), 0, "not a word of its own");
+    assert_eq!(count(&dir, &["--author", "Loyd"]), 2);
+    assert_eq!(count(&dir, &["-x", "--author", "Loyd"]), 0);
+    assert_eq!(count(&dir, &["-x", "--author", "Loyd, Samuel"]), 2);
+    assert_eq!(count(&dir, &["-x", "--author", "S:t John"]), 1, "decoded");
+    assert_eq!(count(&dir, &["-x", "--source", "Chess Monthly"]), 2);
+    assert_eq!(count(&dir, &["-x", "--source", "193."]), 2);
+    assert_eq!(count(&dir, &["-x", "-F", "--source", "193."]), 0);
+    assert_eq!(count(&dir, &["-x", "#2"]), 3, "h#2 is not #2");
+    assert_eq!(count(&dir, &["-x", "-w", "#2"]), 3, "-x wins");
+    assert_eq!(count(&dir, &["-x", "-v", "#2"]), 3);
+}
+
+/// Inputs of PBI 1.1 and 1.2 merged: the marker written is one every
+/// record is valid under, 1.2 (a 1.1 record is a valid 1.2 record, not
+/// the other way round); alone, or with 1.1 files only, a 1.1 file
+/// keeps its marker (issue 16).
+#[test]
+fn merged_versions_get_a_marker_all_records_are_valid_under() {
+    let dir = Dir::new("versions");
+    let old = "\u{feff}#PBI 1.1\r\n# old\r\nKling, Josef:8/8/8/8/8/8/8/K1k5:#2::::::\r\n";
+    dir.create("old.pbi", old);
+    dir.create("old2.pbi", old.replace("Kling", "Loyd"));
+    dir.create("new.pbi", all());
+    let obsolete = old.replace("1.1", "1.0");
+    dir.create("obsolete.pbi", &obsolete);
+    let run = |args: &[&str]| dir.command("pbi-grep").args(args).run().out();
+    assert_eq!(run(&["", "old.pbi"]), old);
+    assert_eq!(
+        run(&["", "old.pbi", "old2.pbi"]),
+        format!("{old}Loyd, Josef:8/8/8/8/8/8/8/K1k5:#2::::::\r\n")
+    );
+    let merged = run(&["", "old.pbi", "new.pbi"]);
+    assert!(
+        merged.starts_with("\u{feff}#PBI 1.2\r\n# old\r\nKling"),
+        "{merged}"
+    );
+    assert_eq!(selected(&merged).len(), 7);
+    // The version that decides is the inputs', not the records selected.
+    assert!(run(&["Kling", "old.pbi", "new.pbi"])
+        .starts_with("\u{feff}#PBI 1.2\r\n"));
+    assert!(run(&["", "obsolete.pbi", "new.pbi"])
+        .starts_with("\u{feff}#PBI 1.2\r\n"));
+    assert!(run(&["", "obsolete.pbi", "old.pbi"])
+        .starts_with("\u{feff}#PBI 1.0\r\n"));
+    // A 1.2 first input keeps its marker; a missing or non-PBI later
+    // input changes nothing.
+    assert!(run(&["", "new.pbi", "old.pbi"]).starts_with(HEADER));
+    assert!(run(&["", "old.pbi", "missing.pbi"])
+        .starts_with("\u{feff}#PBI 1.1\r\n"));
+    // Standard input, which cannot be read ahead, may be 1.2.
+    let out =
+        dir.command("pbi-grep").args(["", "old.pbi", "-"]).stdin(old).run();
+    assert!(out.out().starts_with("\u{feff}#PBI 1.2\r\n"));
+    let out =
+        dir.command("pbi-grep").args(["", "-", "old2.pbi"]).stdin(old).run();
+    assert!(out.out().starts_with("\u{feff}#PBI 1.1\r\n"));
+    // With --strict, an input it skips adds no version.
+    dir.create("nobom.pbi", all().trim_start_matches('\u{feff}'));
+    let out = dir
+        .command("pbi-grep")
+        .args(["--strict", "", "old.pbi", "nobom.pbi"])
+        .run();
+    assert!(out.out().starts_with("\u{feff}#PBI 1.1\r\n"), "{}", out.out());
+}

@@ -6,11 +6,13 @@ mod util;
 
 mod common;
 mod csv2pbi;
+mod examples;
 mod gbr_encode;
 mod kpgn_check;
 mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
+mod options;
 mod pbi2csv;
 mod pbi_grep;

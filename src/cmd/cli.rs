@@ -1,25 +1,21 @@
-//! What the tools share on the command line: the common options,
-//! usage errors, and turning a run's outcome into an exit status.
+//! What the tools share on the command line: running a tool by its
+//! table of options, usage errors, the values several tools take, and
+//! turning a run's outcome into an exit status.
 //!
-//! Every tool parses its arguments with lexopt into plain values first,
-//! and only then checks them and opens files (ripgrep's low/high args).
+//! Every tool parses its arguments with lexopt, by its table
+//! ([`flags`]), into plain values first, and only then checks them and
+//! opens files (ripgrep's low/high args).
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use crate::cmd::flags::{self, Generate, Spec};
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
+use crate::diag::{describe, shown};
 
-/// The help text of the options that every tool has, worded the same in
-/// every tool.
-pub const COMMON_HELP: &str = "\
-Common options:
-      --strict         Treat every warning as an error
-  -h, --help           Print this help and exit
-  -V, --version        Print the version and exit
-
-With no FILE, or when FILE is -, read standard input.";
+pub use crate::cmd::flags::Common;
 
 /// What a command line asks a tool to do.
 #[derive(Debug)]
@@ -30,33 +26,26 @@ pub enum Command<C> {
     Help,
     /// Print the version and exit 0.
     Version,
+    /// Print the man page or a completion script and exit 0.
+    Generate(Generate),
 }
 
-/// The options every tool shares.
-#[derive(Clone, Debug, Default)]
-pub struct Common {
-    /// `--strict`: every warning is an error.
-    pub strict: bool,
-}
-
-impl Common {
-    /// Takes `arg` if it is a common option. `Ok(Some(_))` asks to stop
-    /// parsing and print help or version; `Err(arg)` gives back an
-    /// argument that is not a common option.
-    pub fn take<'a>(
-        &mut self,
-        arg: lexopt::Arg<'a>,
-    ) -> Result<Option<Command<()>>, lexopt::Arg<'a>> {
-        use lexopt::Arg::{Long, Short};
-        match arg {
-            Short('h') | Long("help") => Ok(Some(Command::Help)),
-            Short('V') | Long("version") => Ok(Some(Command::Version)),
-            Long("strict") => {
-                self.strict = true;
-                Ok(None)
-            }
-            other => Err(other),
-        }
+impl<C> Command<C> {
+    /// The same command with the configuration of a run made by `f`.
+    ///
+    /// # Errors
+    ///
+    /// The error of `f`.
+    pub fn and_then<D, E>(
+        self,
+        f: impl FnOnce(C) -> Result<D, E>,
+    ) -> Result<Command<D>, E> {
+        Ok(match self {
+            Command::Run(c) => Command::Run(f(c)?),
+            Command::Help => Command::Help,
+            Command::Version => Command::Version,
+            Command::Generate(kind) => Command::Generate(kind),
+        })
     }
 }
 
@@ -69,23 +58,30 @@ pub enum Outcome {
     NothingSelected,
 }
 
-/// Runs a tool: parses the command line, runs the configuration, and
+/// Runs a tool: parses the command line by the tool's table, checks
+/// the arguments and makes the configuration (`check`), runs it, and
 /// chooses the exit status. This is the only place that does.
 ///
 /// Exit status: 0 success, 1 nothing selected, 2 any error (usage, input,
 /// a malformed record). A closed stdout ends the run quietly.
-pub fn main<C>(
-    tool: &'static str,
-    help: &str,
-    parse: impl FnOnce(lexopt::Parser) -> Result<Command<C>, lexopt::Error>,
+pub fn main<A: Default, C>(
+    spec: &Spec<A>,
+    check: impl FnOnce(A, Common) -> Result<C, lexopt::Error>,
     run: impl FnOnce(C, &mut Messages) -> io::Result<Outcome>,
 ) -> ExitCode {
+    let tool = spec.name;
     let mut msgs = Messages::new(tool);
-    let config = match parse(lexopt::Parser::from_env()) {
+    let command = flags::parse(spec, lexopt::Parser::from_env())
+        .and_then(|command| command.and_then(|(a, c)| check(a, c)));
+    let config = match command {
         Ok(Command::Run(config)) => config,
-        Ok(Command::Help) => return print(help),
+        Ok(Command::Help) => return print(&spec.help(), &mut msgs),
         Ok(Command::Version) => {
-            return print(&format!("{tool} {}", env!("CARGO_PKG_VERSION")))
+            let version = format!("{tool} {}\n", env!("CARGO_PKG_VERSION"));
+            return print(&version, &mut msgs);
+        }
+        Ok(Command::Generate(kind)) => {
+            return print(&spec.generate(kind), &mut msgs)
         }
         Err(err) => {
             msgs.error(format_args!(
@@ -108,12 +104,15 @@ pub fn main<C>(
     }
 }
 
-/// Prints `text` and a line end to stdout; exit 0, or 2 if stdout fails
-/// (other than a closed pipe).
-fn print(text: &str) -> ExitCode {
+/// Prints `text` to stdout: exit 0, or, when stdout fails (other than a
+/// closed pipe), a message saying so and exit 2, as for any output.
+fn print(text: &str, msgs: &mut Messages) -> ExitCode {
     let mut out = io::stdout().lock();
-    match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(e) if !output::is_broken_pipe(&e) => ExitCode::from(2),
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if !output::is_broken_pipe(&e) => {
+            msgs.error(format_args!("stdout: {}", describe(&e)));
+            ExitCode::from(2)
+        }
         _ => ExitCode::SUCCESS,
     }
 }
@@ -138,7 +137,8 @@ pub fn threads(value: Option<&str>) -> Result<usize, lexopt::Error> {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(usage(format!(
             "-j/--threads: expected a whole number from 1 to {MAX_THREADS}, \
-             got '{value}'"
+             got '{}'",
+            shown(value.as_bytes(), 40)
         ))),
     }
 }
@@ -152,8 +152,9 @@ pub fn delimiter(d: &str) -> Result<u8, lexopt::Error> {
             Ok(*b)
         }
         _ => Err(usage(format!(
-            "the delimiter must be one ASCII character other than a quote \
-             or a line end, or '\\t' (got '{d}')"
+            "-d/--delimiter: the delimiter must be one ASCII character other \
+             than a quote or a line end, or '\\t', got '{}'",
+            shown(d.as_bytes(), 40)
         ))),
     }
 }

@@ -17,8 +17,10 @@ library uses anything here.
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
 | [`kpgn_check`] | `kpgn-check`: refereeing Kriegspiel records |
 | [`games`] | the Kriegspiel games of every input, on threads |
-| [`cli`] | the common options, usage errors, the exit status |
+| [`cli`] | running a tool, usage errors, the exit status |
+| [`flags`] | each tool's table of options: parser, help, completions |
 | [`msg`] | printing diagnostics to stderr |
+| [`json`] | JSON strings, for pbi2csv's JSON Lines |
 | [`input`] | opening `-` and the files named on the command line |
 | [`output`] | buffered stdout, the CSV writer, a closed pipe |
 | [`par`] | the records of one input on several threads, in order |
@@ -28,9 +30,11 @@ library uses anything here.
 pub mod cli;
 pub mod csv2pbi;
 pub mod csv_row;
+pub mod flags;
 pub mod games;
 pub mod gbr_encode;
 pub mod input;
+pub mod json;
 pub mod kpgn_check;
 pub mod kpgn_filter;
 pub mod msg;

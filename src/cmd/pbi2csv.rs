@@ -14,8 +14,9 @@ use rust_xlsxwriter::XlsxError;
 use crate::board::Board;
 use crate::cmd::csv_row;
 use crate::cmd::input::{self, Source};
+use crate::cmd::json;
 use crate::cmd::msg::Messages;
-use crate::cmd::output::CsvWriter;
+use crate::cmd::output::{self, CsvWriter};
 use crate::cmd::par::{self, Batch, Work};
 use crate::cmd::xlsx::{self, Book, Skip};
 use crate::decimal;
@@ -106,6 +107,32 @@ impl Column {
         Column::ALL.iter().find(|c| c.0 == self).map_or("", |c| c.1)
     }
 
+    /// The columns of a `-c` list, in the order given: column names,
+    /// `default` (the default columns) and `all` (every column).
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, with the valid ones.
+    pub fn list(list: &str) -> Result<Vec<Column>, String> {
+        let mut columns = vec![];
+        for name in list.split(',').map(str::trim) {
+            match name {
+                "default" => columns.extend(Column::defaults()),
+                "all" => columns.extend(Column::ALL.iter().map(|c| c.0)),
+                _ => {
+                    columns.push(Column::from_name(name).ok_or_else(|| {
+                        format!(
+                            "unknown column '{}' (valid: {}; or default, all)",
+                            crate::diag::shown(name.as_bytes(), 40),
+                            Column::names()
+                        )
+                    })?)
+                }
+            }
+        }
+        Ok(columns)
+    }
+
     /// All valid names, comma-separated, for a usage message.
     pub fn names() -> String {
         let names: Vec<_> = Column::ALL.iter().map(|c| c.1).collect();
@@ -155,6 +182,8 @@ pub struct Config {
     pub strict: bool,
     /// Worker threads for a large input (1: all on the calling thread).
     pub threads: usize,
+    /// JSON Lines instead of CSV: one object per record.
+    pub json: bool,
 }
 
 impl Default for Config {
@@ -167,6 +196,7 @@ impl Default for Config {
             bom: false,
             strict: false,
             threads: 1,
+            json: false,
         }
     }
 }
@@ -183,6 +213,9 @@ pub fn run<W: Write>(
     msgs: &mut Messages,
     out: W,
 ) -> io::Result<()> {
+    if config.json {
+        return run_json(config, sources, msgs, out);
+    }
     let mut wtr = CsvWriter::new(out, config.delimiter);
     if config.bom {
         wtr.write_raw(BOM);
@@ -195,6 +228,139 @@ pub fn run<W: Write>(
         table.input(name, lines, file, msgs)
     })?;
     table.wtr.flush()
+}
+
+/// Writes every record of every source as JSON Lines (`--json`): one
+/// object per record, the columns its keys, in order (a column named
+/// twice is written once). Nothing is joined: `authors` is an array of
+/// strings, `references` and `awards` arrays of objects with their four
+/// subfields (`nr`, `title`, `date`, `page`; `nr`, `rank`, `tourney`,
+/// `date`), `line` a number, and `fen`, `gbr` and `pieces` are `null`
+/// when the position has none. Bytes that are not UTF-8 are written as
+/// U+FFFD (the reader warns about such a line). One thread reads and
+/// writes.
+fn run_json<W: Write>(
+    config: &Config,
+    sources: &[Source],
+    msgs: &mut Messages,
+    out: W,
+) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(output::BUFFER_SIZE, out);
+    let mut columns = Vec::with_capacity(config.columns.len());
+    for &column in &config.columns {
+        if !columns.contains(&column) {
+            columns.push(column);
+        }
+    }
+    let (mut object, mut scratch) = (Vec::new(), Vec::new());
+    input::read_all(sources, msgs, |name, lines, _file, msgs| {
+        let mut parser = Parser::new(pbi::Options { strict: config.strict });
+        while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            match parser.line(line, msgs) {
+                Some(Item::Record(ref rec)) => {
+                    object.clear();
+                    json_object(
+                        rec,
+                        name,
+                        &columns,
+                        &mut object,
+                        &mut scratch,
+                    );
+                    out.write_all(&object).map_err(Failure::Write)?;
+                }
+                _ if parser.is_rejected() => return Ok(()),
+                _ => {}
+            }
+        }
+        parser.finish(msgs);
+        Ok(())
+    })?;
+    out.flush()
+}
+
+/// Appends the JSON object of one record, and a line end.
+fn json_object(
+    rec: &Record<'_>,
+    name: &str,
+    columns: &[Column],
+    out: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+) {
+    const SOURCE: [&str; 4] = ["nr", "title", "date", "page"];
+    const AWARD: [&str; 4] = ["nr", "rank", "tourney", "date"];
+    let row = Row {
+        rec,
+        name,
+        raw: false,
+        used: rec.used_source(),
+        quote_bits: None,
+    };
+    out.push(b'{');
+    for (i, &column) in columns.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json::push_string(out, column.name().as_bytes());
+        out.push(b':');
+        match column {
+            Column::Authors => {
+                out.push(b'[');
+                for (i, author) in rec.names().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    json::push_string(out, &rec.text(author));
+                }
+                out.push(b']');
+            }
+            Column::References => {
+                json_items(rec, rec.references(), SOURCE, out);
+            }
+            Column::Awards => json_items(rec, rec.awards(), AWARD, out),
+            Column::Line => decimal::push(out, rec.number()),
+            _ => {
+                scratch.clear();
+                let value = match row.value(column, scratch) {
+                    Cell::Plain(b) | Cell::Check(b) | Cell::Quoted(b) => b,
+                    _ => &scratch[..],
+                };
+                let made = matches!(
+                    column,
+                    Column::Fen | Column::Gbr | Column::Pieces
+                );
+                if made && value.is_empty() {
+                    out.extend_from_slice(b"null");
+                } else {
+                    json::push_string(out, value);
+                }
+            }
+        }
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// Appends sources or awards as an array of objects, each with its four
+/// subfields under `keys`, decoded.
+fn json_items<'a>(
+    rec: &Record<'a>,
+    items: impl Iterator<Item = Subfields<'a>>,
+    keys: [&str; 4],
+    out: &mut Vec<u8>,
+) {
+    out.push(b'[');
+    for (n, item) in items.enumerate() {
+        out.extend_from_slice(if n > 0 { b",{" } else { b"{" });
+        for (i, key) in keys.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json::push_string(out, key.as_bytes());
+            out.push(b':');
+            json::push_string(out, &rec.text(item.raw[i]));
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
 }
 
 /// Writes every record of every source into the workbook `path`

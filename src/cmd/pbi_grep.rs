@@ -72,6 +72,19 @@ impl Target {
         }
     }
 
+    /// The option that names the target.
+    pub fn option(self) -> &'static str {
+        match self {
+            Target::Author => "--author",
+            Target::Stipulation => "--stip",
+            Target::Source => "--source",
+            Target::Award => "--award",
+            Target::Keymove => "--key",
+            Target::Comment => "--comment",
+            Target::Position => "--position",
+        }
+    }
+
     /// Every target, in the order `any` text searches them.
     pub const ALL: [Target; 7] = [
         Target::Author,
@@ -91,6 +104,12 @@ pub struct PatternOptions {
     pub ignore_case: bool,
     /// `-F`: patterns are fixed strings.
     pub fixed_strings: bool,
+    /// `-w`: a match must be a whole word: no word character just before
+    /// or after it.
+    pub word: bool,
+    /// `-x`: a match must be the whole text (an author, a subfield, a
+    /// field).
+    pub whole: bool,
 }
 
 /// Builds one regex matching any of `patterns`.
@@ -107,12 +126,55 @@ pub fn build(
         .map(|p| {
             let p =
                 if opts.fixed_strings { regex::escape(p) } else { p.clone() };
-            format!("(?:{p})")
+            // As ripgrep's -w and -x; -x wins when both are given.
+            if opts.whole {
+                format!("^(?:{p})$")
+            } else if opts.word {
+                format!(r"\b{{start-half}}(?:{p})\b{{end-half}}")
+            } else {
+                format!("(?:{p})")
+            }
         })
         .collect();
     RegexBuilder::new(&parts.join("|"))
         .case_insensitive(opts.ignore_case)
         .build()
+}
+
+/// What is wrong with `patterns`, which did not build, for a message
+/// after the option's name: the first pattern that does not build alone,
+/// as the user wrote it, and the regex crate's reason, without the
+/// pattern as [`build`] wrapped it.
+pub fn pattern_error(
+    patterns: &[String],
+    opts: PatternOptions,
+    err: &regex::Error,
+) -> String {
+    let reason = |e: &regex::Error| {
+        let text = e.to_string();
+        // A syntax error is the pattern, a caret, then `error: why`.
+        let why = match text.rfind("error: ") {
+            Some(at) => text[at + 7..].trim().to_string(),
+            None => text.trim().to_string(),
+        };
+        let why = why.strip_suffix('.').unwrap_or(&why).to_string();
+        let mut chars = why.chars();
+        match chars.next() {
+            Some(c) => c.to_lowercase().chain(chars).collect(),
+            None => why,
+        }
+    };
+    for p in patterns {
+        if let Err(e) = build(std::slice::from_ref(p), opts) {
+            let shown = crate::diag::shown(p.as_bytes(), 80);
+            let what = match e {
+                regex::Error::Syntax(_) => "regex parse error in",
+                _ => "cannot build the regex",
+            };
+            return format!("{what} '{shown}': {}", reason(&e));
+        }
+    }
+    reason(err)
 }
 
 /// Patterns built once: the regex matching any of them, and, when they
@@ -144,6 +206,8 @@ impl Pattern {
         // syntax: it then matches exactly where it occurs.
         let literal = match patterns {
             [p] if !opts.ignore_case
+                && !opts.word
+                && !opts.whole
                 && (opts.fixed_strings || regex::escape(p) == *p) =>
             {
                 Some(memmem::Finder::new(p.as_bytes()).into_owned())
@@ -179,23 +243,65 @@ impl Pattern {
 ///
 /// # Errors
 ///
-/// A message saying what is wrong with `spec`.
+/// A message saying what was expected, with the range meant when `spec`
+/// looks like one written otherwise (`7-9`, `12..8`).
 pub fn parse_range(spec: &str) -> Result<RangeInclusive<u32>, String> {
-    let num = |s: &str| {
-        s.parse::<u32>()
-            .map_err(|_| format!("bad piece count '{s}' in '{spec}'"))
-    };
+    let num = |s: &str| s.parse::<u32>().ok();
     let range = match spec.split_once("..") {
-        None => num(spec).map(|n| n..=n)?,
-        Some(("", "")) => return Err(format!("empty range '{spec}'")),
-        Some(("", hi)) => 0..=num(hi)?,
-        Some((lo, "")) => num(lo)?..=u32::MAX,
-        Some((lo, hi)) => num(lo)?..=num(hi)?,
+        None => num(spec).map(|n| n..=n),
+        Some(("", "")) => None,
+        Some(("", hi)) => num(hi).map(|hi| 0..=hi),
+        Some((lo, "")) => num(lo).map(|lo| lo..=u32::MAX),
+        Some((lo, hi)) => num(lo).zip(num(hi)).map(|(lo, hi)| lo..=hi),
     };
-    if range.is_empty() {
-        return Err(format!("empty range '{spec}'"));
+    let shown = crate::diag::shown(spec.as_bytes(), 40);
+    match range {
+        Some(range) if range.is_empty() => Err(format!(
+            "empty range '{shown}' (use {}..{})",
+            range.end(),
+            range.start()
+        )),
+        Some(range) => Ok(range),
+        None => {
+            let mut message = format!(
+                "expected a number of men or a range of them (7, ..7, \
+                 8..12, 13..), got '{shown}'"
+            );
+            // `7-9`, `7 - 9`, `7..=9`, `7...9`: the range meant.
+            let ends: Vec<&str> = spec
+                .split(['-', '.', '=', ' '])
+                .filter(|s| !s.is_empty())
+                .collect();
+            if let [lo, hi] = ends[..] {
+                if let (Some(lo), Some(hi)) = (num(lo), num(hi)) {
+                    message.push_str(&format!(" (use {lo}..{hi})"));
+                }
+            }
+            Err(message)
+        }
     }
-    Ok(range)
+}
+
+/// A GBR code or the start of one: up to 4 digits, then `.` and up to
+/// 2 (`0023`, `4888.88`).
+///
+/// # Errors
+///
+/// A message saying what was expected.
+pub fn gbr_prefix(code: &str) -> Result<Vec<u8>, String> {
+    let (pieces, pawns) = code.split_once('.').unwrap_or((code, ""));
+    let digits = |s: &str, max: usize| {
+        s.len() <= max && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    let dot_ok = !code.contains('.') || pieces.len() == 4;
+    if code.is_empty() || !digits(pieces, 4) || !digits(pawns, 2) || !dot_ok {
+        return Err(format!(
+            "'{}' is not a GBR code or the start of one: expected up to 4 \
+             digits, then a point and up to 2 (like 0023 or 4888.88)",
+            crate::diag::shown(code.as_bytes(), 40)
+        ));
+    }
+    Ok(code.as_bytes().to_vec())
 }
 
 /// Every test a record must pass.
@@ -350,54 +456,178 @@ pub enum Mode {
     Count,
     /// `-q`: print nothing, stop at the first.
     Quiet,
+    /// `-l`: print the name of each input with a selected record, and
+    /// read no further in it.
+    FilesWith,
+    /// `-L`: print the name of each PBI input without one.
+    FilesWithout,
 }
 
-/// Reads every source, writes what `mode` asks for to `out`, and returns
-/// how many records were selected.
+/// How [`run`] runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// What to write.
+    pub mode: Mode,
+    /// `-m`: stop after this many selected records, over all inputs.
+    pub max: Option<u64>,
+    /// Read PBI strictly.
+    pub strict: bool,
+    /// Worker threads for a large input (1: all on the calling thread).
+    pub threads: usize,
+}
+
+/// Reads the sources in turn, writes what the mode asks for to `out`,
+/// and returns how many records were selected, or, for
+/// [`Mode::FilesWithout`], how many names were written: the exit status
+/// is 0 when it is not 0, as grep's.
+///
+/// `-q` and `-m` stop reading as soon as they are satisfied: the inputs
+/// after are not even opened, so that a missing one is no error, as in
+/// `grep -q`.
 ///
 /// # Errors
 ///
 /// Only write errors; input problems go to `msgs`.
 pub fn run<W: Write>(
     selector: &Selector,
-    mode: Mode,
-    strict: bool,
-    threads: usize,
+    opts: Options,
     sources: &[Source],
     msgs: &mut Messages,
     out: W,
 ) -> io::Result<u64> {
+    let versions = match (opts.mode, sources.len()) {
+        (Mode::Print, 2..) => versions(sources, opts.strict),
+        _ => vec![],
+    };
     let mut grep = Grep {
         selector,
-        mode,
-        strict,
-        threads,
+        opts,
         out,
         header: false,
         selected: 0,
+        in_input: 0,
+        pbi_input: false,
+        versions,
+        current: 0,
+        names: 0,
     };
-    input::read_all(sources, msgs, |_, lines, file, msgs| {
-        grep.input(lines, file, msgs)
-    })?;
-    if mode == Mode::Count {
+    for (i, source) in sources.iter().enumerate() {
+        if grep.done() {
+            break;
+        }
+        (grep.current, grep.in_input, grep.pbi_input) = (i, 0, false);
+        input::read_all(
+            std::slice::from_ref(source),
+            msgs,
+            |_, lines, file, msgs| grep.input(lines, file, msgs),
+        )?;
+        let listed = match opts.mode {
+            Mode::FilesWith => grep.in_input > 0,
+            Mode::FilesWithout => grep.pbi_input && grep.in_input == 0,
+            _ => false,
+        };
+        if listed {
+            grep.names += 1;
+            grep.out.write_all(&name_bytes(source))?;
+            grep.out.write_all(b"\n")?;
+        }
+    }
+    if opts.mode == Mode::Count {
         writeln!(grep.out, "{}", grep.selected)?;
     }
     grep.out.flush()?;
-    Ok(grep.selected)
+    Ok(match opts.mode {
+        Mode::FilesWithout => grep.names,
+        _ => grep.selected,
+    })
+}
+
+/// The name `-l` and `-L` write: the path as given, byte for byte (so
+/// that `xargs` gets it back), or `<stdin>`.
+fn name_bytes(source: &Source) -> Vec<u8> {
+    match source {
+        Source::Stdin => input::STDIN_NAME.as_bytes().to_vec(),
+        Source::Path(path) => path.as_encoded_bytes().to_vec(),
+    }
+}
+
+/// What the marker of an input says, read ahead of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ahead {
+    /// A PBI input of this version.
+    Pbi(pbi::Version),
+    /// Not PBI, or not there: it adds no record.
+    None,
+    /// Not a file (a pipe, standard input), which cannot be read twice:
+    /// it may be of either version.
+    Unknown,
+}
+
+/// The versions of the sources, read from their marker lines before the
+/// run, so that the marker written is one every selected record is valid
+/// under: a 1.2 record may have a keymove and a status, which a 1.1 file
+/// may not, while a 1.1 record is a valid 1.2 record. A regular file is
+/// opened and its first line read; a pipe or standard input cannot be
+/// read ahead without losing what is read, so its version is unknown.
+fn versions(sources: &[Source], strict: bool) -> Vec<Ahead> {
+    sources
+        .iter()
+        .map(|source| {
+            let Source::Path(path) = source else { return Ahead::Unknown };
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_file() => {}
+                Ok(_) => return Ahead::Unknown,
+                Err(_) => return Ahead::None,
+            }
+            let Ok(rdr) = source.open() else { return Ahead::None };
+            let mut lines = LineReader::new(rdr);
+            let Ok(Some(line)) = lines.next_line() else { return Ahead::None };
+            let mut parser = Parser::new(pbi::Options { strict });
+            match parser.line(line, &mut Vec::new()) {
+                Some(Item::Marker(_)) => Ahead::Pbi(parser.version()),
+                _ => Ahead::None,
+            }
+        })
+        .collect()
 }
 
 struct Grep<'s, W> {
     selector: &'s Selector,
-    mode: Mode,
-    strict: bool,
-    threads: usize,
+    opts: Options,
     out: W,
     /// Whether the header of a first PBI input was written.
     header: bool,
+    /// Records selected, over all inputs.
     selected: u64,
+    /// Records selected in the current input.
+    in_input: u64,
+    /// Whether the current input is PBI.
+    pbi_input: bool,
+    /// The versions of the inputs, read ahead when several are merged
+    /// into one PBI file; empty otherwise.
+    versions: Vec<Ahead>,
+    /// The index of the current input.
+    current: usize,
+    /// Names written by `-l` or `-L`.
+    names: u64,
 }
 
 impl<W: Write> Grep<'_, W> {
+    /// Whether the run has all it asked for: `-q` a record, `-m NUM`
+    /// NUM records.
+    fn done(&self) -> bool {
+        self.opts.mode == Mode::Quiet && self.selected > 0
+            || self.opts.max.is_some_and(|max| self.selected >= max)
+    }
+
+    /// Whether to read no further in the current input: the run is done,
+    /// or `-l` and `-L` know their answer.
+    fn input_done(&self) -> bool {
+        let listing =
+            matches!(self.opts.mode, Mode::FilesWith | Mode::FilesWithout);
+        self.done() || listing && self.in_input > 0
+    }
+
     fn input(
         &mut self,
         lines: &mut LineReader<Box<dyn Read>>,
@@ -408,48 +638,59 @@ impl<W: Write> Grep<'_, W> {
         let first = !self.header;
         let mut reading = Reading::new(
             self.selector,
-            Parser::new(pbi::Options { strict: self.strict }),
+            Parser::new(pbi::Options { strict: self.opts.strict }),
         );
         let mut scan = LineScan::new();
         // Data lines read on this thread: past one batch, the rest goes
-        // to the workers.
+        // to the workers, unless -m must stop at a line.
         let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
             let len = line.raw().len();
+            let mut selected = false;
             let write = if reading.parser.is_reading_data() {
                 let raw = line.raw();
                 let read = scan.read(line.content(), None);
-                if reading.select(line, &scan, read, None, false, msgs) {
-                    self.selected += 1;
-                    if self.mode == Mode::Quiet {
-                        return Ok(());
-                    }
+                selected =
+                    reading.select(line, &scan, read, None, false, msgs);
+                if selected {
                     self.print(raw)
                 } else {
                     Ok(())
                 }
             } else {
                 match reading.parser.line(line, msgs) {
-                    Some(Item::Marker(line)) if first => {
-                        self.header = true;
-                        self.marker(line.raw(), line.end())
+                    Some(Item::Marker(line)) => {
+                        self.pbi_input = true;
+                        if first {
+                            self.header = true;
+                            self.marker(line, reading.parser.version())
+                        } else {
+                            Ok(())
+                        }
                     }
                     Some(Item::Comment(line)) if first => {
                         self.print(line.raw())
                     }
                     Some(Item::Record(rec)) if self.selector.selects(&rec) => {
-                        self.selected += 1;
-                        if self.mode == Mode::Quiet {
-                            return Ok(());
-                        }
+                        selected = true;
                         self.print(rec.line().raw())
                     }
-                    _ if reading.parser.is_rejected() => return Ok(()),
+                    _ if reading.parser.is_rejected() => {
+                        self.pbi_input = false;
+                        return Ok(());
+                    }
                     _ => Ok(()),
                 }
             };
             write.map_err(Failure::Write)?;
-            if reading.parser.is_reading_data() {
+            if selected {
+                self.selected += 1;
+                self.in_input += 1;
+                if self.input_done() {
+                    return Ok(());
+                }
+            }
+            if reading.parser.is_reading_data() && self.opts.max.is_none() {
                 data += len;
                 if data >= par::BATCH_BYTES {
                     return self.parallel(&reading.parser, lines, file, msgs);
@@ -469,12 +710,12 @@ impl<W: Write> Grep<'_, W> {
         file: Option<&File>,
         msgs: &mut Messages,
     ) -> Result<(), Failure> {
-        let workers = (0..self.threads)
+        let workers = (0..self.opts.threads)
             .map(|_| Selecting {
                 // A clone of a regex has its own pool of caches, which
                 // its first thread then takes without a lock.
                 reading: Reading::new(self.selector, parser.clone()),
-                mode: self.mode,
+                mode: self.opts.mode,
                 hits: Hits::default(),
                 scan: LineScan::new(),
             })
@@ -485,7 +726,10 @@ impl<W: Write> Grep<'_, W> {
                 msgs.report(d);
             }
             self.selected += batch.selected;
-            if self.mode == Mode::Quiet && self.selected > 0 {
+            self.in_input += batch.selected;
+            // Not for -m, which reads on one thread: only modes that
+            // write no record stop here.
+            if self.input_done() {
                 return Ok(false);
             }
             self.print(&batch.out)?;
@@ -493,21 +737,39 @@ impl<W: Write> Grep<'_, W> {
         })
     }
 
-    /// The BOM and the marker line; LF for a marker without a line end.
-    fn marker(&mut self, raw: &[u8], end: LineEnd) -> io::Result<()> {
-        if self.mode != Mode::Print {
+    /// The BOM and the marker line of the first PBI input, of `version`;
+    /// LF for a marker without a line end. When other inputs are merged
+    /// into it, `#PBI 1.2` replaces a 1.1 (or 1.0) marker if one of them
+    /// is 1.2 or may be ([`versions`]).
+    fn marker(
+        &mut self,
+        line: Line<'_>,
+        version: pbi::Version,
+    ) -> io::Result<()> {
+        if self.opts.mode != Mode::Print {
             return Ok(());
         }
         self.out.write_all(BOM)?;
-        self.out.write_all(raw)?;
-        if end == LineEnd::None {
+        let current = self.current;
+        let newer = self.versions.iter().enumerate().any(|(i, v)| {
+            i != current
+                && matches!(v, Ahead::Pbi(pbi::Version::V1_2) | Ahead::Unknown)
+        });
+        let raw = line.raw();
+        if version == pbi::Version::V1_1 && newer {
+            self.out.write_all(b"#PBI 1.2")?;
+            self.out.write_all(&raw[line.content().len()..])?;
+        } else {
+            self.out.write_all(raw)?;
+        }
+        if line.end() == LineEnd::None {
             self.out.write_all(b"\n")?;
         }
         Ok(())
     }
 
     fn print(&mut self, raw: &[u8]) -> io::Result<()> {
-        if self.mode == Mode::Print {
+        if self.opts.mode == Mode::Print {
             self.out.write_all(raw)?;
         }
         Ok(())
@@ -760,14 +1022,28 @@ mod tests {
         assert_eq!(parse_range("8..12"), Ok(8..=12));
         assert_eq!(parse_range("13.."), Ok(13..=u32::MAX));
         assert!(parse_range("..").is_err());
-        assert!(parse_range("12..8").is_err());
         assert!(parse_range("x").is_err());
         assert!(parse_range("1..x").is_err());
+        let said = |spec| parse_range(spec).unwrap_err();
+        assert_eq!(said("12..8"), "empty range '12..8' (use 8..12)");
+        assert_eq!(
+            said("7-9"),
+            "expected a number of men or a range of them (7, ..7, 8..12, \
+             13..), got '7-9' (use 7..9)"
+        );
+        assert!(said("7..=9").ends_with("got '7..=9' (use 7..9)"));
+        assert!(said("7...9").ends_with("(use 7..9)"));
+        assert!(said("-7").ends_with("got '-7'"));
+        assert!(said("\x1b[2J").ends_with("got '\\x1b[2J'"));
     }
 
     #[test]
     fn fixed_strings_and_case() {
-        let opts = PatternOptions { ignore_case: true, fixed_strings: true };
+        let opts = PatternOptions {
+            ignore_case: true,
+            fixed_strings: true,
+            ..PatternOptions::default()
+        };
         let re = build(&["A.B".into(), "ÖRN".into()], opts).unwrap();
         assert!(re.is_match(b"xa.by"));
         assert!(!re.is_match(b"xaxby"));
@@ -776,6 +1052,25 @@ mod tests {
             build(&["^Sam Loyd$".into()], PatternOptions::default()).unwrap();
         assert!(re.is_match(b"Sam Loyd"));
         assert!(!re.is_match(b"Sam Loyd Jr"));
+    }
+
+    /// `-w`: no word character on either side, in any script; `-x`:
+    /// the whole text; neither is searched as a plain string.
+    #[test]
+    fn whole_words_and_whole_texts() {
+        let word = PatternOptions { word: true, ..PatternOptions::default() };
+        let whole = PatternOptions { whole: true, ..word };
+        let pattern = |p: &str, opts| Pattern::new(&[p.into()], opts).unwrap();
+        let sam = pattern("Sam", word);
+        assert!(sam.literal.is_none());
+        assert!(sam.is_match(b"Sam Loyd") && sam.is_match(b"Loyd, Sam"));
+        assert!(!sam.is_match(b"Samuel") && !sam.is_match(b"Sam_"));
+        assert!(!sam.is_match("Samé".as_bytes()));
+        assert!(pattern("Loyd,", word).is_match(b"Loyd, Sam"));
+        let loyd = pattern("Loyd|Kling", whole);
+        assert!(loyd.literal.is_none());
+        assert!(loyd.is_match(b"Loyd") && loyd.is_match(b"Kling"));
+        assert!(!loyd.is_match(b"Sam Loyd") && !loyd.is_match(b"Loyd\n"));
     }
 
     #[test]
