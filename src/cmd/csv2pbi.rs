@@ -180,11 +180,13 @@ pub fn run<W: Write>(
     })
 }
 
-/// Opens a source and tells CSV from a workbook by its first bytes. A
-/// workbook on stdin is copied to a temporary file first: a zip archive
-/// is read from its end.
+/// Opens a source and tells CSV from a workbook by its first bytes (once
+/// decoded, for a compressed one). A workbook on stdin or compressed is
+/// copied to a temporary file first: a zip archive is read from its end.
 fn open(source: &Source) -> Result<Input, String> {
-    let mut rdr = source.open().map_err(|e| describe(&e))?;
+    let opened = source.open_file().map_err(|e| describe(&e))?;
+    let compressed = opened.compression.is_some();
+    let mut rdr = opened.reader;
     let mut head = Vec::with_capacity(ZIP.len());
     (&mut rdr)
         .take(ZIP.len() as u64)
@@ -201,8 +203,8 @@ fn open(source: &Source) -> Result<Input, String> {
         Ok(file)
     };
     let file = match source {
-        Source::Path(path) => File::open(path),
-        Source::Stdin => spool(),
+        Source::Path(path) if !compressed => File::open(path),
+        _ => spool(),
     }
     .map_err(|e| format!("read error: {}", describe(&e)))?;
     let book = Xlsx::new(BufReader::with_capacity(BUFFER_SIZE, file))
