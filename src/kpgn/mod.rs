@@ -79,7 +79,10 @@ pub fn filter_reader(
     match filter.lines(&mut lines, &mut out, Some(wtr), report, true) {
         Ok(()) => {}
         Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
+            report.report(Diagnostic::error(
+                0,
+                format!("read error: {}", diag::describe(&err)),
+            ));
         }
         Err(Failure::Write(err)) => return Err(err),
     }
@@ -109,7 +112,10 @@ pub fn check_reader(
     match check.lines(&mut lines, &mut out, Some(wtr), report, true) {
         Ok(()) => {}
         Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
+            report.report(Diagnostic::error(
+                0,
+                format!("read error: {}", diag::describe(&err)),
+            ));
         }
         Err(Failure::Write(err)) => return Err(err),
     }
