@@ -5,6 +5,7 @@
 mod util;
 
 mod common;
+mod compressed;
 mod csv2pbi;
 mod gbr_encode;
 mod kpgn_check;
