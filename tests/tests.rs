@@ -7,6 +7,7 @@ mod util;
 mod common;
 mod compressed;
 mod csv2pbi;
+mod endless;
 mod gbr_encode;
 mod kpgn_check;
 mod kpgn_check_faults;

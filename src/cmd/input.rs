@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::cmd::msg::Messages;
 use crate::diag::{describe, Failure};
 use crate::lines::LineReader;
+use crate::pbi;
 
 /// The name messages give to standard input.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -301,13 +302,14 @@ fn display(p: &OsStr) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// Reads every source in turn through a fresh [`LineReader`]. A source
-/// that cannot be opened or read is reported and skipped; a write error
-/// ends the run and is returned.
+/// Reads every PBI source in turn through a fresh [`LineReader`]. A
+/// source that cannot be opened or read is reported and skipped; a write
+/// error ends the run and is returned.
 ///
 /// `each` gets the input's name (for messages and columns), its lines,
 /// the file when it is one (to be mapped), and the messages (already
-/// naming the input).
+/// naming the input). An input whose first bytes cannot begin a PBI
+/// marker line is cut there ([`pbi_lines`]).
 pub fn read_all<F>(
     sources: &[Source],
     msgs: &mut Messages,
@@ -324,14 +326,14 @@ where
     for source in sources {
         let name = source.name();
         msgs.set_input(&name);
-        let Opened { reader: rdr, file, .. } = match source.open_file() {
+        let opened = source.open_file().and_then(pbi_lines);
+        let (mut lines, file) = match opened {
             Ok(opened) => opened,
             Err(e) => {
                 msgs.input_error(describe(&e));
                 continue;
             }
         };
-        let mut lines = LineReader::new(rdr);
         match each(&name, &mut lines, file.as_ref(), msgs) {
             Ok(()) => {}
             Err(Failure::Read(e)) => {
@@ -341,6 +343,38 @@ where
         }
     }
     Ok(())
+}
+
+/// The most first bytes of an input [`pbi_lines`] reads to tell whether
+/// they may begin a marker line: far more than `#PBI 1.2` and a line
+/// end, and a BOM.
+const MARKER_HEAD: usize = 64;
+
+/// The lines of an opened PBI input. When its first bytes cannot begin
+/// a marker line ([`pbi::may_begin_with_marker`]), the lines are those
+/// bytes alone, which the parser then rejects at once ("not a PBI
+/// file"), instead of a first line read to its end however long, or
+/// forever (`/dev/zero`); the rest is not read.
+///
+/// # Errors
+///
+/// An error reading the first bytes, as a read error.
+fn pbi_lines(
+    opened: Opened,
+) -> io::Result<(LineReader<Box<dyn Read>>, Option<File>)> {
+    let Opened { reader: mut rdr, file, .. } = opened;
+    let head = read_head(&mut rdr, MARKER_HEAD, |head| {
+        pbi::may_begin_with_marker(head).is_some()
+    })
+    .map_err(|e| {
+        io::Error::new(e.kind(), format!("read error: {}", describe(&e)))
+    })?;
+    if pbi::may_begin_with_marker(&head) == Some(false) {
+        let lines: Box<dyn Read> = Box::new(io::Cursor::new(head));
+        return Ok((LineReader::new(lines), None));
+    }
+    let rdr: Box<dyn Read> = Box::new(io::Cursor::new(head).chain(rdr));
+    Ok((LineReader::new(rdr), file))
 }
 
 #[cfg(test)]
@@ -400,5 +434,46 @@ mod tests {
         // A reader that gives more at once keeps all it gave.
         let mut all = &b"abcdefghijkl"[..];
         assert_eq!(read_head(&mut all, 10, decided).unwrap(), b"abcdefghij");
+    }
+
+    /// A stream of zero bytes that never ends.
+    struct Zeros;
+
+    impl Read for Zeros {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            buf.fill(0);
+            Ok(buf.len())
+        }
+    }
+
+    fn opened(reader: impl Read + 'static) -> Opened {
+        Opened { reader: Box::new(reader), file: None, compression: None }
+    }
+
+    /// `pbi2csv /dev/zero` held 4 GB after 4 s (issue 16): the first
+    /// bytes now say that no marker line can begin so, and the parser
+    /// rejects the input with none of the rest read.
+    #[test]
+    fn an_endless_first_line_that_is_no_marker_is_cut() {
+        let (mut lines, file) = pbi_lines(opened(Zeros)).unwrap();
+        assert!(file.is_none());
+        let mut parser = pbi::Parser::new(pbi::Options::default());
+        let mut diags = vec![];
+        let line = lines.next_line().unwrap().unwrap();
+        assert!(line.content().len() <= MARKER_HEAD);
+        assert_eq!(parser.line(line, &mut diags).map(|_| ()), None);
+        assert!(parser.is_rejected());
+        assert_eq!(diags[0].message, "not a PBI file");
+        assert!(lines.next_line().unwrap().is_none());
+        // A marker, or what may yet be one, is read on as it is.
+        for input in ["\u{feff}#PBI 1.2\r\nx:y\n", "#PBI 1.2", "#PBI 1", ""] {
+            let (mut lines, _) = pbi_lines(opened(input.as_bytes())).unwrap();
+            let mut all = vec![];
+            while let Some(line) = lines.next_line().unwrap() {
+                all.extend_from_slice(line.raw());
+            }
+            let want = input.strip_prefix('\u{feff}').unwrap_or(input);
+            assert_eq!(all, want.as_bytes());
+        }
     }
 }

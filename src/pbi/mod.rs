@@ -530,6 +530,62 @@ const FIELD_NAMES: [&str; 9] = [
     "comment",
 ];
 
+/// What the first bytes of an input, `head`, say of its first line:
+/// `Some(false)` that it cannot be a marker line, so that the input is
+/// not PBI whatever follows; `Some(true)` that it may be (its line may
+/// have ended: [`Parser::line`] tells); `None` that they do not tell
+/// yet. A reader can so reject an input whose first line never ends
+/// (`/dev/zero`) as soon as its first bytes say so, instead of reading
+/// that line to its end, which the parser needs.
+///
+/// It never says `Some(false)` of a first line that the parser takes
+/// for a marker. It says `None` of any number of version digits: a
+/// marker line whose version never ends is read as any long line is.
+///
+/// ```
+/// use chesspipe::pbi::may_begin_with_marker as may;
+///
+/// assert_eq!(may(b"\0\0\0"), Some(false));
+/// assert_eq!(may(b"Loyd, Samuel:"), Some(false));
+/// assert_eq!(may(b"#PBI 1.2\n"), Some(true));
+/// assert_eq!(may(b"\xEF\xBB\xBF#PBI 1."), None);
+/// assert_eq!(may(b"#PBI 1.2 and more"), Some(false));
+/// ```
+pub fn may_begin_with_marker(head: &[u8]) -> Option<bool> {
+    const BOM: &[u8] = crate::lines::BOM;
+    const PREFIX: &[u8] = b"#PBI ";
+    let head = match head.strip_prefix(BOM) {
+        Some(rest) => rest,
+        None if BOM.starts_with(head) => return None,
+        None => head,
+    };
+    let n = head.len().min(PREFIX.len());
+    if head[..n] != PREFIX[..n] {
+        return Some(false);
+    }
+    // Where the version is: in its major digits, after its dot, in its
+    // minor digits.
+    #[derive(PartialEq)]
+    enum At {
+        Start,
+        Major,
+        Dot,
+        Minor,
+    }
+    let mut at = At::Start;
+    for &b in head.get(PREFIX.len()..).unwrap_or_default() {
+        at = match (at, b) {
+            (At::Start | At::Major, b'0'..=b'9') => At::Major,
+            (At::Major, b'.') => At::Dot,
+            (At::Dot | At::Minor, b'0'..=b'9') => At::Minor,
+            // The first byte of every line end: LF, CR, NEL, LS.
+            (At::Minor, b'\n' | b'\r' | 0xC2 | 0xE2) => return Some(true),
+            _ => return Some(false),
+        };
+    }
+    None
+}
+
 /// The version of a marker line `#PBI <digits>.<digits>`.
 fn marker_version(content: &[u8]) -> Option<&[u8]> {
     let version = content.strip_prefix(b"#PBI ")?;

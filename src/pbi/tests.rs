@@ -181,6 +181,53 @@ fn strict_skips_input_on_file_level_warnings() {
     assert_eq!(p.records(), 1);
 }
 
+/// `may_begin_with_marker` never rejects an input the parser takes as
+/// PBI, whatever prefix of its first bytes it is given; and a first
+/// line that it rejects, the parser rejects too.
+#[test]
+fn a_first_line_rejected_early_is_one_the_parser_rejects() {
+    let mut firsts: Vec<Vec<u8>> = vec![];
+    for marker in [
+        "#PBI 1.2",
+        "#PBI 1.1",
+        "#PBI 1.0",
+        "#PBI 12.345",
+        "#PBI 1",
+        "#PBI 1.",
+        "#PBI .2",
+        "#PBI 1.2x",
+        "#PBI 1.2 ",
+        "#PBI  1.2",
+        "#PBi 1.2",
+        "#PBI",
+        "",
+        "\0\0\0",
+        "Loyd, Samuel:8/8:#2",
+        "#PBI 1.2\u{85}x",
+    ] {
+        for end in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", ""] {
+            for bom in ["", BOM, "\u{fe}"] {
+                let first = format!("{bom}{marker}{end}{LOYD}");
+                firsts.push(first.into_bytes());
+            }
+        }
+    }
+    firsts.push(b"\xEF\xBB#PBI 1.2\n".to_vec());
+    firsts.push(b"#PBI 1.2\xC2\n".to_vec());
+    firsts.push(b"#PBI 1.2\xE2\x80\n".to_vec());
+    for first in firsts {
+        let parsed = parse_with(&first, false);
+        let not_pbi = parsed.errors().first().is_some_and(|&(line, m)| {
+            line <= 1 && m.starts_with("not a PBI file")
+        });
+        for n in 0..=first.len() {
+            let said = may_begin_with_marker(&first[..n]);
+            let shown = first[..n].to_str_lossy();
+            assert!(said != Some(false) || not_pbi, "{shown:?}");
+        }
+    }
+}
+
 // 2. Comment lines, 3. blank lines.
 
 #[test]
