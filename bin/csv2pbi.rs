@@ -1,12 +1,12 @@
 //! csv2pbi: a spreadsheet (CSV or .xlsx) back to a PBI problem collection.
 
 use std::ffi::OsString;
-use std::io;
 use std::process::ExitCode;
 
 use chesspipe::cmd::cli::{self, Command, Common, Outcome};
 use chesspipe::cmd::csv2pbi;
 use chesspipe::cmd::input::Source;
+use chesspipe::cmd::output;
 
 const HELP: &str = "\
 csv2pbi: a spreadsheet (CSV or .xlsx) back to a PBI problem collection
@@ -96,7 +96,8 @@ fn main() -> ExitCode {
         },
         |(config, files), msgs| {
             let sources = Source::from_args(files);
-            csv2pbi::run(&config, &sources, msgs, io::stdout().lock())?;
+            let out = output::stdout_unbuffered();
+            csv2pbi::run(&config, &sources, msgs, out)?;
             Ok(Outcome::Done)
         },
     )

@@ -125,3 +125,39 @@ pub fn shown(bytes: &[u8], max: usize) -> String {
     }
     text
 }
+
+/// Text for a message with its control characters shown as `\xHH` (each
+/// byte of them), as [`shown`] shows them: a message that quotes input or
+/// a file name cannot drive the terminal or forge a line of its own.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write;
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(escaped("plain, ünïcode"), "plain, ünïcode");
+        assert_eq!(escaped("a\x1b[2Jb\nc\td"), "a\\x1b[2Jb\\x0ac\\x09d");
+        assert_eq!(escaped("nel\u{85}"), "nel\\xc2\\x85");
+        // As `shown` shows them, but for text that is already UTF-8.
+        assert_eq!(escaped("\u{fffd}"), "\u{fffd}");
+        assert_eq!(shown(b"a\x1b\xff", 10), "a\\x1b\\xff");
+    }
+}

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
+use crate::diag::describe;
 
 /// The help text of the options that every tool has, worded the same in
 /// every tool.
@@ -83,14 +84,13 @@ pub fn main<C>(
     let mut msgs = Messages::new(tool);
     let config = match parse(lexopt::Parser::from_env()) {
         Ok(Command::Run(config)) => config,
-        Ok(Command::Help) => return print(help),
+        Ok(Command::Help) => return print(help, &mut msgs),
         Ok(Command::Version) => {
-            return print(&format!("{tool} {}", env!("CARGO_PKG_VERSION")))
+            let version = format!("{tool} {}", env!("CARGO_PKG_VERSION"));
+            return print(&version, &mut msgs);
         }
         Err(err) => {
-            msgs.error(format_args!(
-                "{err}\nTry '{tool} --help' for more information."
-            ));
+            msgs.usage(err);
             return ExitCode::from(2);
         }
     };
@@ -102,18 +102,21 @@ pub fn main<C>(
             ExitCode::from(if msgs.errored() { 2 } else { 0 })
         }
         Err(err) => {
-            msgs.error(format_args!("{err}"));
+            msgs.error(describe(&err));
             ExitCode::from(2)
         }
     }
 }
 
 /// Prints `text` and a line end to stdout; exit 0, or 2 if stdout fails
-/// (other than a closed pipe).
-fn print(text: &str) -> ExitCode {
-    let mut out = io::stdout().lock();
+/// (other than a closed pipe), which is reported.
+fn print(text: &str, msgs: &mut Messages) -> ExitCode {
+    let mut out = output::stdout_unbuffered();
     match writeln!(out, "{text}").and_then(|()| out.flush()) {
-        Err(e) if !output::is_broken_pipe(&e) => ExitCode::from(2),
+        Err(e) if !output::is_broken_pipe(&e) => {
+            msgs.error(describe(&e));
+            ExitCode::from(2)
+        }
         _ => ExitCode::SUCCESS,
     }
 }
