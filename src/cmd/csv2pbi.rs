@@ -27,7 +27,9 @@ use crate::cmd::msg::Messages;
 use crate::cmd::output::BUFFER_SIZE;
 use crate::cmd::pbi2csv::Column;
 use crate::cmd::xlsx::{COMMENTS, RECORDS};
-use crate::diag::{describe, Diagnostic, Failure, Report, Severity};
+use crate::diag::{
+    describe, house_style, Diagnostic, Failure, Report, Severity,
+};
 use crate::gbr::Men;
 use crate::lines::LineReader;
 use crate::pbi::write::{self, Fields, Notes, Unwritable};
@@ -208,7 +210,12 @@ fn open(source: &Source) -> Result<Input, String> {
     }
     .map_err(|e| format!("read error: {}", describe(&e)))?;
     let book = Xlsx::new(BufReader::with_capacity(BUFFER_SIZE, file))
-        .map_err(|e| format!("not a workbook that can be read: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "not a workbook that can be read: {}",
+                house_style(&e.to_string())
+            )
+        })?;
     Ok(Input::Workbook(Box::new(book)))
 }
 
@@ -287,6 +294,7 @@ fn workbook_comments(
     let mut cells = match book.worksheet_cells_reader(COMMENTS) {
         Ok(cells) => cells,
         Err(e) => {
+            let e = house_style(&e.to_string());
             msgs.input_error(format_args!("sheet '{COMMENTS}': {e}"));
             return;
         }
@@ -298,6 +306,7 @@ fn workbook_comments(
             Ok(Some(cell)) => cell,
             Ok(None) => break,
             Err(e) => {
+                let e = house_style(&e.to_string());
                 msgs.input_error(format_args!("sheet '{COMMENTS}': {e}"));
                 break;
             }
@@ -693,6 +702,7 @@ impl Pipe<'_> {
         out: &mut W,
     ) -> Result<(), Failure> {
         let failed = |e: calamine::XlsxError| {
+            let e = house_style(&e.to_string());
             Failure::Read(io::Error::other(format!("sheet '{sheet}': {e}")))
         };
         let mut cells = book.worksheet_cells_reader(sheet).map_err(failed)?;
