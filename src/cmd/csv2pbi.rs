@@ -815,17 +815,23 @@ impl Row {
     /// Puts the row, row `n` of the sheet, into `chunk`.
     fn finish(&mut self, header: &Header, chunk: &mut Chunk, n: u64) {
         let i = chunk.len;
-        for column in self.dates.drain(..) {
+        // One warning for the row, however many of its cells are dates.
+        if let Some(column) = self.dates.first() {
+            let more = match self.dates.len() - 1 {
+                0 => String::new(),
+                more => format!(" (and {more} more)"),
+            };
             chunk.early.push((
                 i,
                 Diagnostic::warning(
                     n,
                     format!(
                         "{column} is a date: written as its serial number \
-                         (format the column as text)"
+                         (format the column as text){more}"
                     ),
                 ),
             ));
+            self.dates.clear();
         }
         let rec = chunk.next();
         rec.clear();

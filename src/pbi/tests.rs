@@ -403,6 +403,47 @@ fn wrong_subfield_counts_warn() {
     });
 }
 
+/// A line with thousands of bad items gives one warning per list, as
+/// bad escapes do (issue 16: 100,000 bad references printed 100,000
+/// warnings).
+#[test]
+fn a_list_of_many_bad_items_gives_one_warning() {
+    let refs =
+        vec!["|A|1|2"; 3].join("; ") + "; " + &vec!["a|b"; 9999].join(";");
+    let awards = vec!["1|Pr|x|"; 2].join(";") + ";|a|b|c|d|e";
+    let used = vec!["a"; 300].join("|");
+    let line = format!("A:::{used}:{refs}:{awards}:::");
+    let p = parse(&format!("{BOM}#PBI 1.2\n{line}\n"));
+    assert_eq!(p.records(), 1);
+    let mut warnings = p.warnings();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    // More pipes than a line's shape counts (255) are counted out.
+    assert_eq!(
+        warnings.remove(0),
+        (
+            2,
+            "used source has 300 subfields, expected 4: the rest belongs to \
+             the last"
+        )
+    );
+    assert_eq!(
+        warnings[0],
+        (
+            2,
+            "referenced source 4 has 2 subfields, expected 4: the missing \
+             ones are empty (and 9998 more)"
+        )
+    );
+    assert_eq!(
+        warnings[1],
+        (
+            2,
+            "award 3 has 6 subfields, expected 4: the rest belongs to the \
+             last"
+        )
+    );
+}
+
 #[test]
 fn lists_of_sources_with_blank_items_and_one_short_item() {
     // Blank items are no items; every other one is counted out.
