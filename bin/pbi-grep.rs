@@ -139,12 +139,13 @@ fn config(mut args: Args) -> Result<Config, lexopt::Error> {
         args.regexps.push(pattern);
     }
     let opts = args.pattern_opts;
-    let regex = |patterns: &[String]| {
-        Pattern::new(patterns, opts).map_err(|e| cli::usage(e.to_string()))
+    let regex = |patterns: &[String], option: &str| {
+        Pattern::new(patterns, opts).map_err(|e| cli::usage(e.message(option)))
     };
     let mut selector = Selector { invert: args.invert, ..Selector::default() };
     if !args.regexps.is_empty() {
-        selector.any = Some(regex(&args.regexps)?);
+        let option = if selecting { "-e" } else { "PATTERN" };
+        selector.any = Some(regex(&args.regexps, option)?);
     }
     for target in Target::ALL {
         let patterns: Vec<String> = args
@@ -154,7 +155,7 @@ fn config(mut args: Args) -> Result<Config, lexopt::Error> {
             .map(|(_, p)| p.clone())
             .collect();
         if !patterns.is_empty() {
-            selector.fields.push((target, regex(&patterns)?));
+            selector.fields.push((target, regex(&patterns, target.option())?));
         }
     }
     selector.status = args.status;
