@@ -14,5 +14,6 @@ mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
+mod messages;
 mod pbi2csv;
 mod pbi_grep;
