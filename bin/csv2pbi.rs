@@ -1,12 +1,12 @@
 //! csv2pbi: a spreadsheet (CSV or .xlsx) back to a PBI problem collection.
 
-use std::io;
 use std::process::ExitCode;
 
 use chesspipe::cmd::cli::{self, Common, Outcome};
 use chesspipe::cmd::csv2pbi;
 use chesspipe::cmd::flags::csv2pbi::{Args, SPEC};
 use chesspipe::cmd::input::Source;
+use chesspipe::cmd::output;
 
 /// Checks the arguments and makes the configuration.
 fn config(
@@ -29,7 +29,7 @@ fn config(
 
 fn main() -> ExitCode {
     cli::main(&SPEC, config, |(config, sources), msgs| {
-        csv2pbi::run(&config, &sources, msgs, io::stdout().lock())?;
+        csv2pbi::run(&config, &sources, msgs, output::stdout_unbuffered())?;
         Ok(Outcome::Done)
     })
 }

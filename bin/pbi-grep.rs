@@ -36,14 +36,11 @@ fn config(mut args: Args, common: Common) -> Result<Config, lexopt::Error> {
     }
     let opts = args.pattern_opts;
     let regex = |patterns: &[String], option: &str| {
-        Pattern::new(patterns, opts).map_err(|e| {
-            let why = pbi_grep::pattern_error(patterns, opts, &e);
-            cli::usage(format!("{option}: {why}"))
-        })
+        Pattern::new(patterns, opts).map_err(|e| cli::usage(e.message(option)))
     };
     let mut selector = Selector { invert: args.invert, ..Selector::default() };
     if !args.regexps.is_empty() {
-        let option = if selecting { "-e/--regexp" } else { "PATTERN" };
+        let option = if selecting { "-e" } else { "PATTERN" };
         selector.any = Some(regex(&args.regexps, option)?);
     }
     for target in Target::ALL {

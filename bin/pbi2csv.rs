@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use chesspipe::cmd::cli::{self, Common, Outcome};
 use chesspipe::cmd::flags::pbi2csv::{Args, SPEC};
 use chesspipe::cmd::input::Source;
+use chesspipe::cmd::output;
 use chesspipe::cmd::pbi2csv::{self, Column};
 use chesspipe::diag::describe;
 
@@ -90,7 +91,7 @@ fn main() -> ExitCode {
             // The CSV writer buffers on its own (64 KiB): no BufWriter.
             match output {
                 Output::Stdout => {
-                    let out = io::stdout().lock();
+                    let out = output::stdout_unbuffered();
                     pbi2csv::run(&config, &sources, msgs, out)?;
                 }
                 Output::Csv(path) => {
@@ -98,6 +99,8 @@ fn main() -> ExitCode {
                         let e = describe(&e);
                         io::Error::other(format!("{}: {e}", path.display()))
                     })?;
+                    let out =
+                        output::Named::new(out, path.display().to_string());
                     pbi2csv::run(&config, &sources, msgs, out)?;
                 }
                 Output::Workbook(path) => {

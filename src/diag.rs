@@ -102,6 +102,31 @@ pub fn describe(e: &io::Error) -> String {
     }
 }
 
+/// Another crate's error message in the house style: each part between
+/// `": "` begins lowercase (but for a word all in capitals, such as
+/// `EOCD`), and there is no final period. `Zip error: Could not find
+/// EOCD.` becomes `zip error: could not find EOCD`.
+pub fn house_style(text: &str) -> String {
+    let text = text.trim_end().trim_end_matches('.');
+    let parts: Vec<String> = text
+        .split(": ")
+        .map(|part| {
+            let word = part.split(' ').next().unwrap_or("");
+            let acronym = word.chars().filter(|c| c.is_alphabetic()).count()
+                > 1
+                && !word.chars().any(char::is_lowercase);
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) if !acronym => {
+                    first.to_lowercase().chain(chars).collect()
+                }
+                _ => part.to_string(),
+            }
+        })
+        .collect();
+    parts.join(": ")
+}
+
 /// Bytes of the input as they may appear in a message: at most `max`
 /// characters (then `...`), control characters and bytes that are not
 /// UTF-8 shown as `\xHH`, so that no input can drive the terminal or
@@ -124,4 +149,54 @@ pub fn shown(bytes: &[u8], max: usize) -> String {
         }
     }
     text
+}
+
+/// Text for a message with its control characters shown as `\xHH` (each
+/// byte of them), as [`shown`] shows them: a message that quotes input or
+/// a file name cannot drive the terminal or forge a line of its own.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write;
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(escaped("plain, ünïcode"), "plain, ünïcode");
+        assert_eq!(escaped("a\x1b[2Jb\nc\td"), "a\\x1b[2Jb\\x0ac\\x09d");
+        assert_eq!(escaped("nel\u{85}"), "nel\\xc2\\x85");
+        // As `shown` shows them, but for text that is already UTF-8.
+        assert_eq!(escaped("\u{fffd}"), "\u{fffd}");
+        assert_eq!(shown(b"a\x1b\xff", 10), "a\\x1b\\xff");
+    }
+
+    #[test]
+    fn other_crates_messages_in_the_house_style() {
+        assert_eq!(
+            house_style(
+                "Zip error: invalid Zip archive: Could not find EOCD."
+            ),
+            "zip error: invalid Zip archive: could not find EOCD"
+        );
+        assert_eq!(house_style("EOCD missing"), "EOCD missing");
+        assert_eq!(house_style("I/O error"), "I/O error");
+        assert_eq!(house_style("A b"), "a b");
+        assert_eq!(house_style(""), "");
+    }
 }

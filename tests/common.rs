@@ -82,13 +82,13 @@ fn a_bad_value_names_the_option_and_what_it_takes() {
         (
             "pbi-grep",
             &["--author", "Loyd", "--author", "Kl(ing"],
-            "pbi-grep: --author: regex parse error in 'Kl(ing': unclosed \
+            "pbi-grep: --author 'Kl(ing': not a valid regex: unclosed \
              group\n",
         ),
         (
             "pbi-grep",
             &["a(\x1b"],
-            "pbi-grep: PATTERN: regex parse error in 'a(\\x1b'",
+            "pbi-grep: PATTERN 'a(\\x1b': not a valid regex",
         ),
         (
             "pbi2csv",

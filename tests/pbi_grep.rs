@@ -309,7 +309,7 @@ fn help_version_and_usage_errors() {
         .args(["("])
         .run()
         .code(2)
-        .says("regex parse error");
+        .says("PATTERN '(': not a valid regex: unclosed group");
     let page =
         std::fs::read_to_string(crate::util::repo_file("man/pbi-grep.1"))
             .unwrap();

@@ -5,7 +5,9 @@
 mod util;
 
 mod common;
+mod compressed;
 mod csv2pbi;
+mod endless;
 mod examples;
 mod gbr_encode;
 mod kpgn_check;
@@ -13,6 +15,7 @@ mod kpgn_check_faults;
 mod kpgn_filter;
 mod kpgn_leak;
 mod layout;
+mod messages;
 mod options;
 mod pbi2csv;
 mod pbi_grep;

@@ -45,7 +45,7 @@ impl Dir {
     pub fn command(&self, tool: &str) -> TestCommand {
         let mut cmd = process::Command::new(bin(tool));
         cmd.current_dir(&self.root);
-        TestCommand { cmd, stdin: None }
+        TestCommand { cmd, stdin: None, stdout: None }
     }
 }
 
@@ -146,6 +146,7 @@ impl Output {
 pub struct TestCommand {
     cmd: process::Command,
     stdin: Option<Vec<u8>>,
+    stdout: Option<fs::File>,
 }
 
 impl TestCommand {
@@ -171,13 +172,20 @@ impl TestCommand {
         self
     }
 
+    /// Sends stdout to `file` (`/dev/full`, say) instead of capturing it.
+    pub fn stdout_to(&mut self, file: fs::File) -> &mut TestCommand {
+        self.stdout = Some(file);
+        self
+    }
+
     /// Runs the command to the end.
     pub fn run(&mut self) -> Output {
         let shown = format!("{:?}", self.cmd);
-        self.cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        let stdout = match self.stdout.take() {
+            Some(file) => Stdio::from(file),
+            None => Stdio::piped(),
+        };
+        self.cmd.stdin(Stdio::piped()).stdout(stdout).stderr(Stdio::piped());
         let mut child = self.cmd.spawn().expect("start the tool");
         let mut stdin = child.stdin.take().expect("a stdin pipe");
         let input = self.stdin.clone().unwrap_or_default();

@@ -84,9 +84,7 @@ pub fn main<A: Default, C>(
             return print(&spec.generate(kind), &mut msgs)
         }
         Err(err) => {
-            msgs.error(format_args!(
-                "{err}\nTry '{tool} --help' for more information."
-            ));
+            msgs.usage(err);
             return ExitCode::from(2);
         }
     };
@@ -98,7 +96,7 @@ pub fn main<A: Default, C>(
             ExitCode::from(if msgs.errored() { 2 } else { 0 })
         }
         Err(err) => {
-            msgs.error(format_args!("{err}"));
+            msgs.error(describe(&err));
             ExitCode::from(2)
         }
     }
@@ -107,10 +105,10 @@ pub fn main<A: Default, C>(
 /// Prints `text` to stdout: exit 0, or, when stdout fails (other than a
 /// closed pipe), a message saying so and exit 2, as for any output.
 fn print(text: &str, msgs: &mut Messages) -> ExitCode {
-    let mut out = io::stdout().lock();
+    let mut out = output::stdout_unbuffered();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if !output::is_broken_pipe(&e) => {
-            msgs.error(format_args!("stdout: {}", describe(&e)));
+            msgs.error(describe(&e));
             ExitCode::from(2)
         }
         _ => ExitCode::SUCCESS,

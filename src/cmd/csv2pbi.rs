@@ -27,7 +27,9 @@ use crate::cmd::msg::Messages;
 use crate::cmd::output::BUFFER_SIZE;
 use crate::cmd::pbi2csv::Column;
 use crate::cmd::xlsx::{COMMENTS, RECORDS};
-use crate::diag::{describe, Diagnostic, Failure, Report, Severity};
+use crate::diag::{
+    describe, house_style, Diagnostic, Failure, Report, Severity,
+};
 use crate::gbr::Men;
 use crate::lines::LineReader;
 use crate::pbi::write::{self, Fields, Notes, Unwritable};
@@ -180,11 +182,13 @@ pub fn run<W: Write>(
     })
 }
 
-/// Opens a source and tells CSV from a workbook by its first bytes. A
-/// workbook on stdin is copied to a temporary file first: a zip archive
-/// is read from its end.
+/// Opens a source and tells CSV from a workbook by its first bytes (once
+/// decoded, for a compressed one). A workbook on stdin or compressed is
+/// copied to a temporary file first: a zip archive is read from its end.
 fn open(source: &Source) -> Result<Input, String> {
-    let mut rdr = source.open().map_err(|e| describe(&e))?;
+    let opened = source.open_file().map_err(|e| describe(&e))?;
+    let compressed = opened.compression.is_some();
+    let mut rdr = opened.reader;
     let mut head = Vec::with_capacity(ZIP.len());
     (&mut rdr)
         .take(ZIP.len() as u64)
@@ -201,12 +205,17 @@ fn open(source: &Source) -> Result<Input, String> {
         Ok(file)
     };
     let file = match source {
-        Source::Path(path) => File::open(path),
-        Source::Stdin => spool(),
+        Source::Path(path) if !compressed => File::open(path),
+        _ => spool(),
     }
     .map_err(|e| format!("read error: {}", describe(&e)))?;
     let book = Xlsx::new(BufReader::with_capacity(BUFFER_SIZE, file))
-        .map_err(|e| format!("not a workbook that can be read: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "not a workbook that can be read: {}",
+                house_style(&e.to_string())
+            )
+        })?;
     Ok(Input::Workbook(Box::new(book)))
 }
 
@@ -285,6 +294,7 @@ fn workbook_comments(
     let mut cells = match book.worksheet_cells_reader(COMMENTS) {
         Ok(cells) => cells,
         Err(e) => {
+            let e = house_style(&e.to_string());
             msgs.input_error(format_args!("sheet '{COMMENTS}': {e}"));
             return;
         }
@@ -296,6 +306,7 @@ fn workbook_comments(
             Ok(Some(cell)) => cell,
             Ok(None) => break,
             Err(e) => {
+                let e = house_style(&e.to_string());
                 msgs.input_error(format_args!("sheet '{COMMENTS}': {e}"));
                 break;
             }
@@ -691,6 +702,7 @@ impl Pipe<'_> {
         out: &mut W,
     ) -> Result<(), Failure> {
         let failed = |e: calamine::XlsxError| {
+            let e = house_style(&e.to_string());
             Failure::Read(io::Error::other(format!("sheet '{sheet}': {e}")))
         };
         let mut cells = book.worksheet_cells_reader(sheet).map_err(failed)?;
@@ -803,17 +815,23 @@ impl Row {
     /// Puts the row, row `n` of the sheet, into `chunk`.
     fn finish(&mut self, header: &Header, chunk: &mut Chunk, n: u64) {
         let i = chunk.len;
-        for column in self.dates.drain(..) {
+        // One warning for the row, however many of its cells are dates.
+        if let Some(column) = self.dates.first() {
+            let more = match self.dates.len() - 1 {
+                0 => String::new(),
+                more => format!(" (and {more} more)"),
+            };
             chunk.early.push((
                 i,
                 Diagnostic::warning(
                     n,
                     format!(
                         "{column} is a date: written as its serial number \
-                         (format the column as text)"
+                         (format the column as text){more}"
                     ),
                 ),
             ));
+            self.dates.clear();
         }
         let rec = chunk.next();
         rec.clear();

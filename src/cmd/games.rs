@@ -144,7 +144,10 @@ where
     match result {
         Ok(()) => {}
         Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
+            report.report(Diagnostic::error(
+                0,
+                format!("read error: {}", diag::describe(&err)),
+            ));
         }
         Err(Failure::Write(err)) => return Err(err),
     }

@@ -190,7 +190,10 @@ impl Job {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
                 Err(err) => {
-                    report.report(Diagnostic::error(0, diag::describe(&err)));
+                    report.report(Diagnostic::error(
+                        0,
+                        format!("read error: {}", diag::describe(&err)),
+                    ));
                     return Ok(());
                 }
             };
@@ -243,7 +246,10 @@ impl Job {
         match done {
             Ok(()) => Ok(()),
             Err(Failure::Read(err)) => {
-                report.report(Diagnostic::error(0, diag::describe(&err)));
+                report.report(Diagnostic::error(
+                    0,
+                    format!("read error: {}", diag::describe(&err)),
+                ));
                 Ok(())
             }
             Err(Failure::Write(err)) => Err(err),
@@ -584,7 +590,10 @@ mod tests {
         let mut job = Job::new(&config(Form::Code, false));
         job.input(Failing, &mut report, &mut out).unwrap();
         assert!(out.is_empty());
-        assert_eq!(report, vec![Diagnostic::error(0, "disk on fire")]);
+        assert_eq!(
+            report,
+            vec![Diagnostic::error(0, "read error: disk on fire")]
+        );
     }
 
     #[test]

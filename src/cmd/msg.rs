@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::diag::{Diagnostic, Report, Severity};
+use crate::diag::{escaped, Diagnostic, Report, Severity};
 
 /// A tool's messages on stderr.
 #[derive(Debug)]
@@ -50,9 +50,28 @@ impl Messages {
         self.print(format_args!("{message}"));
     }
 
+    /// Prints `tool: message` as a usage error, and on a line of its own
+    /// where to read how the tool is used.
+    pub fn usage(&mut self, message: impl fmt::Display) {
+        self.error(message);
+        let tool = self.tool;
+        let _ = writeln!(
+            io::stderr().lock(),
+            "Try '{tool} --help' for more information."
+        );
+    }
+
+    /// Prints `tool: message`, every control character in it shown
+    /// escaped (`\x1b`): the messages quote input and file names, and
+    /// none of them may drive the terminal or forge a message line.
     fn print(&self, message: fmt::Arguments<'_>) {
+        let text = match message.as_str() {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => message.to_string().into(),
+        };
+        let text = escaped(&text);
         // Nothing sensible is left to do if stderr itself fails.
-        let _ = writeln!(io::stderr().lock(), "{}: {message}", self.tool);
+        let _ = writeln!(io::stderr().lock(), "{}: {text}", self.tool);
     }
 }
 

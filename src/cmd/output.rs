@@ -10,9 +10,50 @@ use std::io::{self, BufWriter, Write};
 /// The size of every output buffer.
 pub const BUFFER_SIZE: usize = 64 * 1024;
 
-/// Locked stdout behind a 64 KiB buffer.
-pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
-    BufWriter::with_capacity(BUFFER_SIZE, io::stdout().lock())
+/// Locked stdout behind a 64 KiB buffer; its errors name it.
+pub fn stdout() -> BufWriter<Named<io::StdoutLock<'static>>> {
+    BufWriter::with_capacity(BUFFER_SIZE, stdout_unbuffered())
+}
+
+/// Locked stdout, for a writer that buffers on its own; its errors name
+/// it.
+pub fn stdout_unbuffered() -> Named<io::StdoutLock<'static>> {
+    Named::new(io::stdout().lock(), "stdout")
+}
+
+/// A writer whose errors say what failed: `stdout: no space left on
+/// device`, `out.csv: ...`. An error keeps its kind, so that a closed
+/// pipe is still told from a real error.
+#[derive(Debug)]
+pub struct Named<W> {
+    inner: W,
+    name: String,
+}
+
+impl<W: Write> Named<W> {
+    /// `inner`, whose errors are named `name` (a file name, or `stdout`).
+    pub fn new(inner: W, name: impl Into<String>) -> Named<W> {
+        Named { inner, name: name.into() }
+    }
+
+    fn named(&self, e: io::Error) -> io::Error {
+        let text = format!("{}: {}", self.name, crate::diag::describe(&e));
+        io::Error::new(e.kind(), text)
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| self.named(e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| self.named(e))
+    }
 }
 
 /// Whether writing failed because the reader of the pipe went away.

@@ -97,6 +97,64 @@ impl Target {
     ];
 }
 
+/// Patterns that do not compile: the first that does not on its own,
+/// and what the regex crate says of it, for a message of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternError {
+    /// The pattern at fault; `None` when each compiles on its own but
+    /// not all of them together (the size limit).
+    pub pattern: Option<String>,
+    /// Why, lowercase, with no final period.
+    pub reason: String,
+}
+
+impl PatternError {
+    /// The error of building `patterns` with `opts`, which failed with
+    /// `err`.
+    fn new(
+        patterns: &[String],
+        opts: PatternOptions,
+        err: &regex::Error,
+    ) -> PatternError {
+        for p in patterns {
+            if let Err(e) = build(std::slice::from_ref(p), opts) {
+                let reason = regex_reason(&e);
+                return PatternError { pattern: Some(p.clone()), reason };
+            }
+        }
+        PatternError { pattern: None, reason: regex_reason(err) }
+    }
+
+    /// The message for the patterns of `option` (`-e`, `--author`):
+    /// `--author '[': not a valid regex: unclosed character class`, the
+    /// pattern shown with its control characters escaped.
+    pub fn message(&self, option: &str) -> String {
+        let reason = &self.reason;
+        match &self.pattern {
+            Some(p) => {
+                let p = crate::diag::shown(p.as_bytes(), 80);
+                format!("{option} '{p}': not a valid regex: {reason}")
+            }
+            None => format!("{option}: the patterns together: {reason}"),
+        }
+    }
+}
+
+/// What the regex crate says of a pattern, in one line: the last line of
+/// its message (a syntax error shows the pattern, wrapped as [`build`]
+/// wraps it, and a caret under the fault above), lowercase, with no
+/// final period.
+fn regex_reason(err: &regex::Error) -> String {
+    let text = err.to_string();
+    let last = text.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+    let last = last.trim().trim_start_matches("error: ").trim_end_matches('.');
+    let mut chars = last.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "not a valid regex".to_string(),
+    }
+}
+
 /// How patterns are read.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PatternOptions {
@@ -141,42 +199,6 @@ pub fn build(
         .build()
 }
 
-/// What is wrong with `patterns`, which did not build, for a message
-/// after the option's name: the first pattern that does not build alone,
-/// as the user wrote it, and the regex crate's reason, without the
-/// pattern as [`build`] wrapped it.
-pub fn pattern_error(
-    patterns: &[String],
-    opts: PatternOptions,
-    err: &regex::Error,
-) -> String {
-    let reason = |e: &regex::Error| {
-        let text = e.to_string();
-        // A syntax error is the pattern, a caret, then `error: why`.
-        let why = match text.rfind("error: ") {
-            Some(at) => text[at + 7..].trim().to_string(),
-            None => text.trim().to_string(),
-        };
-        let why = why.strip_suffix('.').unwrap_or(&why).to_string();
-        let mut chars = why.chars();
-        match chars.next() {
-            Some(c) => c.to_lowercase().chain(chars).collect(),
-            None => why,
-        }
-    };
-    for p in patterns {
-        if let Err(e) = build(std::slice::from_ref(p), opts) {
-            let shown = crate::diag::shown(p.as_bytes(), 80);
-            let what = match e {
-                regex::Error::Syntax(_) => "regex parse error in",
-                _ => "cannot build the regex",
-            };
-            return format!("{what} '{shown}': {}", reason(&e));
-        }
-    }
-    reason(err)
-}
-
 /// Patterns built once: the regex matching any of them, and, when they
 /// are one plain string matched with case, that string's searcher.
 ///
@@ -196,12 +218,13 @@ impl Pattern {
     ///
     /// # Errors
     ///
-    /// The regex crate's message for a pattern that does not compile.
+    /// The pattern that does not compile, and why.
     pub fn new(
         patterns: &[String],
         opts: PatternOptions,
-    ) -> Result<Pattern, regex::Error> {
-        let re = build(patterns, opts)?;
+    ) -> Result<Pattern, PatternError> {
+        let re = build(patterns, opts)
+            .map_err(|e| PatternError::new(patterns, opts, &e))?;
         // `regex::escape` leaves a string alone when it holds no regex
         // syntax: it then matches exactly where it occurs.
         let literal = match patterns {

@@ -113,7 +113,10 @@ fn read_whole<S: read::Sink>(
     match reader.lines(&mut lines, &mut out, Some(wtr), report, true) {
         Ok(()) => Ok(()),
         Err(Failure::Read(err)) => {
-            report.report(Diagnostic::error(0, diag::describe(&err)));
+            report.report(Diagnostic::error(
+                0,
+                format!("read error: {}", diag::describe(&err)),
+            ));
             Ok(())
         }
         Err(Failure::Write(err)) => Err(err),

@@ -375,7 +375,7 @@ impl Parser {
     fn check_sources(&mut self, n: u64, fields: &[&[u8]; 9], shape: &Shape) {
         let used = Field::UsedSource as usize;
         if !fields[used].is_empty() {
-            let written = usize::from(shape.pipes[used]) + 1;
+            let written = subfields(fields[used], shape.pipes[used]);
             self.check_subfields(n, || "used source".into(), written);
         }
         for (field, what) in [
@@ -386,7 +386,7 @@ impl Parser {
             if shape.bits[f] & class::SEMICOLON == 0 {
                 // One item at most: the field's own count will do.
                 if !trim(fields[f]).is_empty() {
-                    let written = usize::from(shape.pipes[f]) + 1;
+                    let written = subfields(fields[f], shape.pipes[f]);
                     self.check_subfields(n, || format!("{what} 1"), written);
                 }
                 continue;
@@ -398,10 +398,16 @@ impl Parser {
             if ok {
                 continue;
             }
-            for (i, item) in list(fields[f]).enumerate() {
-                let written = Subfields::split(item).written;
+            // One warning for the list, about its first bad item, as a
+            // line with thousands of them would otherwise give thousands.
+            let mut bad = list(fields[f])
+                .map(|item| Subfields::split(item).written)
+                .enumerate()
+                .filter(|&(_, written)| written != 4);
+            if let Some((i, written)) = bad.next() {
+                let more = bad.count();
                 let name = || format!("{what} {}", i + 1);
-                self.check_subfields(n, name, written);
+                self.subfields_warning(n, name, written, more);
             }
         }
     }
@@ -416,17 +422,33 @@ impl Parser {
         written: usize,
     ) {
         if written != 4 {
-            let fix = if written < 4 {
-                "the missing ones are empty"
-            } else {
-                "the rest belongs to the last"
-            };
-            let what = what();
-            self.warn(
-                n,
-                format!("{what} has {written} subfields, expected 4: {fix}"),
-            );
+            self.subfields_warning(n, what, written, 0);
         }
+    }
+
+    /// The warning that `what` has `written` subfields, not 4, and that
+    /// `more` items after it in its list have not either.
+    fn subfields_warning(
+        &mut self,
+        n: u64,
+        what: impl FnOnce() -> String,
+        written: usize,
+        more: usize,
+    ) {
+        let fix = if written < 4 {
+            "the missing ones are empty"
+        } else {
+            "the rest belongs to the last"
+        };
+        let what = what();
+        let more = match more {
+            0 => String::new(),
+            more => format!(" (and {more} more)"),
+        };
+        self.warn(
+            n,
+            format!("{what} has {written} subfields, expected 4: {fix}{more}"),
+        );
     }
 
     /// Counts the men of the position; warns if it does not parse, or if
@@ -529,6 +551,71 @@ const FIELD_NAMES: [&str; 9] = [
     "status",
     "comment",
 ];
+
+/// How many subfields a source or award written `field` has, given the
+/// count of its pipes in its line's [`Shape`], which stops at 255.
+fn subfields(field: &[u8], pipes: u8) -> usize {
+    match pipes {
+        u8::MAX => memchr::memchr_iter(b'|', field).count() + 1,
+        pipes => usize::from(pipes) + 1,
+    }
+}
+
+/// What the first bytes of an input, `head`, say of its first line:
+/// `Some(false)` that it cannot be a marker line, so that the input is
+/// not PBI whatever follows; `Some(true)` that it may be (its line may
+/// have ended: [`Parser::line`] tells); `None` that they do not tell
+/// yet. A reader can so reject an input whose first line never ends
+/// (`/dev/zero`) as soon as its first bytes say so, instead of reading
+/// that line to its end, which the parser needs.
+///
+/// It never says `Some(false)` of a first line that the parser takes
+/// for a marker. It says `None` of any number of version digits: a
+/// marker line whose version never ends is read as any long line is.
+///
+/// ```
+/// use chesspipe::pbi::may_begin_with_marker as may;
+///
+/// assert_eq!(may(b"\0\0\0"), Some(false));
+/// assert_eq!(may(b"Loyd, Samuel:"), Some(false));
+/// assert_eq!(may(b"#PBI 1.2\n"), Some(true));
+/// assert_eq!(may(b"\xEF\xBB\xBF#PBI 1."), None);
+/// assert_eq!(may(b"#PBI 1.2 and more"), Some(false));
+/// ```
+pub fn may_begin_with_marker(head: &[u8]) -> Option<bool> {
+    const BOM: &[u8] = crate::lines::BOM;
+    const PREFIX: &[u8] = b"#PBI ";
+    let head = match head.strip_prefix(BOM) {
+        Some(rest) => rest,
+        None if BOM.starts_with(head) => return None,
+        None => head,
+    };
+    let n = head.len().min(PREFIX.len());
+    if head[..n] != PREFIX[..n] {
+        return Some(false);
+    }
+    // Where the version is: in its major digits, after its dot, in its
+    // minor digits.
+    #[derive(PartialEq)]
+    enum At {
+        Start,
+        Major,
+        Dot,
+        Minor,
+    }
+    let mut at = At::Start;
+    for &b in head.get(PREFIX.len()..).unwrap_or_default() {
+        at = match (at, b) {
+            (At::Start | At::Major, b'0'..=b'9') => At::Major,
+            (At::Major, b'.') => At::Dot,
+            (At::Dot | At::Minor, b'0'..=b'9') => At::Minor,
+            // The first byte of every line end: LF, CR, NEL, LS.
+            (At::Minor, b'\n' | b'\r' | 0xC2 | 0xE2) => return Some(true),
+            _ => return Some(false),
+        };
+    }
+    None
+}
 
 /// The version of a marker line `#PBI <digits>.<digits>`.
 fn marker_version(content: &[u8]) -> Option<&[u8]> {

@@ -181,6 +181,53 @@ fn strict_skips_input_on_file_level_warnings() {
     assert_eq!(p.records(), 1);
 }
 
+/// `may_begin_with_marker` never rejects an input the parser takes as
+/// PBI, whatever prefix of its first bytes it is given; and a first
+/// line that it rejects, the parser rejects too.
+#[test]
+fn a_first_line_rejected_early_is_one_the_parser_rejects() {
+    let mut firsts: Vec<Vec<u8>> = vec![];
+    for marker in [
+        "#PBI 1.2",
+        "#PBI 1.1",
+        "#PBI 1.0",
+        "#PBI 12.345",
+        "#PBI 1",
+        "#PBI 1.",
+        "#PBI .2",
+        "#PBI 1.2x",
+        "#PBI 1.2 ",
+        "#PBI  1.2",
+        "#PBi 1.2",
+        "#PBI",
+        "",
+        "\0\0\0",
+        "Loyd, Samuel:8/8:#2",
+        "#PBI 1.2\u{85}x",
+    ] {
+        for end in ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", ""] {
+            for bom in ["", BOM, "\u{fe}"] {
+                let first = format!("{bom}{marker}{end}{LOYD}");
+                firsts.push(first.into_bytes());
+            }
+        }
+    }
+    firsts.push(b"\xEF\xBB#PBI 1.2\n".to_vec());
+    firsts.push(b"#PBI 1.2\xC2\n".to_vec());
+    firsts.push(b"#PBI 1.2\xE2\x80\n".to_vec());
+    for first in firsts {
+        let parsed = parse_with(&first, false);
+        let not_pbi = parsed.errors().first().is_some_and(|&(line, m)| {
+            line <= 1 && m.starts_with("not a PBI file")
+        });
+        for n in 0..=first.len() {
+            let said = may_begin_with_marker(&first[..n]);
+            let shown = first[..n].to_str_lossy();
+            assert!(said != Some(false) || not_pbi, "{shown:?}");
+        }
+    }
+}
+
 // 2. Comment lines, 3. blank lines.
 
 #[test]
@@ -354,6 +401,46 @@ fn wrong_subfield_counts_warn() {
         let refs: Vec<_> = r.references().map(|s| s.raw).collect();
         assert_eq!(refs, vec![[&b""[..], b"A", b"1", b"2|3"]]);
     });
+}
+
+/// A line with thousands of bad items gives one warning per list, as
+/// bad escapes do (issue 16: 100,000 bad references printed 100,000
+/// warnings).
+#[test]
+fn a_list_of_many_bad_items_gives_one_warning() {
+    let refs = ["|A|1|2"; 3].join("; ") + "; " + &["a|b"; 9999].join(";");
+    let awards = ["1|Pr|x|"; 2].join(";") + ";|a|b|c|d|e";
+    let used = vec!["a"; 300].join("|");
+    let line = format!("A:::{used}:{refs}:{awards}:::");
+    let p = parse(&format!("{BOM}#PBI 1.2\n{line}\n"));
+    assert_eq!(p.records(), 1);
+    let mut warnings = p.warnings();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    // More pipes than a line's shape counts (255) are counted out.
+    assert_eq!(
+        warnings.remove(0),
+        (
+            2,
+            "used source has 300 subfields, expected 4: the rest belongs to \
+             the last"
+        )
+    );
+    assert_eq!(
+        warnings[0],
+        (
+            2,
+            "referenced source 4 has 2 subfields, expected 4: the missing \
+             ones are empty (and 9998 more)"
+        )
+    );
+    assert_eq!(
+        warnings[1],
+        (
+            2,
+            "award 3 has 6 subfields, expected 4: the rest belongs to the \
+             last"
+        )
+    );
 }
 
 #[test]

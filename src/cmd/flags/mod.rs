@@ -207,7 +207,9 @@ impl<A> Spec<A> {
             push_help(&mut out, &opt.flag, width);
         }
         out.push_str(
-            "\nWith no FILE, or when FILE is -, read standard input.\n",
+            "\nWith no FILE, or when FILE is -, read standard input. An input\n\
+             compressed with gzip, zstd, bzip2 or xz is read as the plain\n\
+             one (told by its first bytes).\n",
         );
         out
     }
@@ -569,7 +571,7 @@ mod tests {
             "Common options:\n      --strict         Treat every warning"
         ));
         assert!(help.contains("      --generate KIND  Print the man page or"));
-        assert!(help.ends_with("read standard input.\n"));
+        assert!(help.ends_with("(told by its first bytes).\n"));
         assert!(help.lines().all(|l| l.chars().count() <= HELP_WIDTH));
     }
 }
