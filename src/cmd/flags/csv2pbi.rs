@@ -65,23 +65,13 @@ per row, with \\xHH escapes where PBI needs them.
                     Ok(())
                 },
             ),
-            Opt::value(
-                Some('j'),
-                "threads",
-                "NUM",
+            threads_option!(
                 "Threads: 1 does all on one; more, one reads while another \
-                 makes the lines [default: one per core]",
-                |a, v| {
-                    a.threads = Some(string(v)?);
-                    Ok(())
-                },
+                 makes the lines [default: one per core]"
             ),
         ],
     }],
     footer: "",
-    positional: |a, v| {
-        a.files.push(v);
-        Ok(())
-    },
+    positional: files_positional!(),
     man: include_str!("../../../man/csv2pbi.1"),
 };

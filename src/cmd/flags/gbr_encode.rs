@@ -56,23 +56,13 @@ per position.
                  (KRB-KNN, a FEN board, kings and verdict)",
                 |a| a.decode = true,
             ),
-            Opt::value(
-                Some('j'),
-                "threads",
-                "NUM",
+            threads_option!(
                 "Threads for a large input of positions or codes [default: \
-                 one per core]",
-                |a, v| {
-                    a.threads = Some(string(v)?);
-                    Ok(())
-                },
+                 one per core]"
             ),
         ],
     }],
     footer: "",
-    positional: |a, v| {
-        a.files.push(v);
-        Ok(())
-    },
+    positional: files_positional!(),
     man: include_str!("../../../man/gbr-encode.1"),
 };

@@ -55,22 +55,12 @@ men is a warning.
                 "Print nothing; the exit status tells",
                 |a| a.quiet = true,
             ),
-            Opt::value(
-                Some('j'),
-                "threads",
-                "NUM",
-                "Threads for a large input [default: one per core]",
-                |a, v| {
-                    a.threads = Some(string(v)?);
-                    Ok(())
-                },
+            threads_option!(
+                "Threads for a large input [default: one per core]"
             ),
         ],
     }],
     footer: "",
-    positional: |a, v| {
-        a.files.push(v);
-        Ok(())
-    },
+    positional: files_positional!(),
     man: include_str!("../../../man/kpgn-check.1"),
 };

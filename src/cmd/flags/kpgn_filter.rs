@@ -83,22 +83,12 @@ copied byte for byte.
                  glyphs still go)",
                 |a| a.keep_comments = true,
             ),
-            Opt::value(
-                Some('j'),
-                "threads",
-                "NUM",
-                "Threads for a large input [default: one per core]",
-                |a, v| {
-                    a.threads = Some(string(v)?);
-                    Ok(())
-                },
+            threads_option!(
+                "Threads for a large input [default: one per core]"
             ),
         ],
     }],
     footer: "",
-    positional: |a, v| {
-        a.files.push(v);
-        Ok(())
-    },
+    positional: files_positional!(),
     man: include_str!("../../../man/kpgn-filter.1"),
 };

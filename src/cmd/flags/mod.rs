@@ -17,6 +17,27 @@ use std::ffi::OsString;
 
 use crate::cmd::cli::{self, Command};
 
+/// The `-j`/`--threads NUM` option of a table, with the tool's help
+/// line: the same in every tool but for the help.
+macro_rules! threads_option {
+    ($help:expr) => {
+        Opt::value(Some('j'), "threads", "NUM", $help, |a, v| {
+            a.threads = Some(string(v)?);
+            Ok(())
+        })
+    };
+}
+
+/// A table's `positional`: each FILE argument in `files`.
+macro_rules! files_positional {
+    () => {
+        |a, v| {
+            a.files.push(v);
+            Ok(())
+        }
+    };
+}
+
 pub mod complete;
 pub mod csv2pbi;
 pub mod gbr_encode;
@@ -498,10 +519,7 @@ mod tests {
             ],
         }],
         footer: "",
-        positional: |a, v| {
-            a.files.push(v);
-            Ok(())
-        },
+        positional: files_positional!(),
         man: ".Dd\n",
     };
 

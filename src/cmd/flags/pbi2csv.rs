@@ -98,22 +98,10 @@ source_date, source_page, references, awards, keymove, status, comment.
                     Ok(())
                 },
             ),
-            Opt::value(
-                Some('j'),
-                "threads",
-                "NUM",
-                "Threads for a large input [default: one per core]",
-                |a, v| {
-                    a.threads = Some(string(v)?);
-                    Ok(())
-                },
-            ),
+            threads_option!("Threads for a large input [default: one per core]"),
         ],
     }],
     footer: "",
-    positional: |a, v| {
-        a.files.push(v);
-        Ok(())
-    },
+    positional: files_positional!(),
     man: include_str!("../../../man/pbi2csv.1"),
 };

@@ -201,16 +201,7 @@ must all match; the same option given twice: either may match.
                         Ok(())
                     },
                 ),
-                Opt::value(
-                    Some('j'),
-                    "threads",
-                    "NUM",
-                    "Threads for a large input [default: one per core]",
-                    |a, v| {
-                        a.threads = Some(string(v)?);
-                        Ok(())
-                    },
-                ),
+                threads_option!("Threads for a large input [default: one per core]"),
             ],
         },
     ],
