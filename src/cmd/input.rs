@@ -11,12 +11,12 @@
 //! 4 MiB, zstd and xz their window: 8 MiB for what `zstd -19` and
 //! `xz -6` write), and reads concatenated streams whole.
 
+use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::rc::Rc;
 
 use crate::cmd::msg::Messages;
 use crate::diag::{describe, Failure};
@@ -187,8 +187,8 @@ impl Compression {
 
     /// A reader of what `rdr` holds compressed in this format.
     fn decoder<R: Read + 'static>(self, rdr: R) -> Box<dyn Read> {
-        let failed = Arc::new(AtomicBool::new(false));
-        let rdr = Raw { rdr, failed: Arc::clone(&failed) };
+        let failed = Rc::new(Cell::new(false));
+        let rdr = Raw { rdr, failed: Rc::clone(&failed) };
         let inner: Box<dyn Read> = match self {
             Compression::Gzip => {
                 Box::new(flate2::read::MultiGzDecoder::new(rdr))
@@ -220,13 +220,13 @@ struct Decoding {
     kind: Compression,
     inner: Box<dyn Read>,
     /// Whether reading the compressed data failed.
-    failed: Arc<AtomicBool>,
+    failed: Rc<Cell<bool>>,
 }
 
 impl Read for Decoding {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.inner.read(buf).map_err(|e| {
-            if self.failed.load(Ordering::Relaxed) {
+            if self.failed.get() {
                 return e;
             }
             let kind = self.kind;
@@ -250,7 +250,7 @@ impl Read for Decoding {
 /// so that the error is not taken for one of the data.
 struct Raw<R> {
     rdr: R,
-    failed: Arc<AtomicBool>,
+    failed: Rc<Cell<bool>>,
 }
 
 impl<R: Read> Read for Raw<R> {
@@ -258,7 +258,7 @@ impl<R: Read> Read for Raw<R> {
         let read = self.rdr.read(buf);
         if read.as_ref().is_err_and(|e| e.kind() != io::ErrorKind::Interrupted)
         {
-            self.failed.store(true, Ordering::Relaxed);
+            self.failed.set(true);
         }
         read
     }
