@@ -9,7 +9,9 @@
 //! NAGs and glyphs, nested variations, free text in and line ends inside
 //! Kriegspiel comments, odd spacing and move numbers, the Filtered tag in
 //! every spelling; now and then a start from a FEN with Black to move,
-//! CRLF line ends, `--keep-comments`, `--plies`. Every comment carries a unique marker word (`MK7X`),
+//! line ends other than LF (CR LF, CR, U+0085, U+2028, or all of them in
+//! turn), `--keep-comments`, `--plies`. Every comment carries a unique
+//! marker word (`MK7X`),
 //! and the case knows, by how it was built, whose move each item belongs
 //! to (FORMATS.md, Kriegspiel PGN point 11). Some cases also get a fault
 //! that must make the game refused: a word where a move belongs, a bad
@@ -34,7 +36,16 @@
 //!   when `plies` cut the game, which then ends in `*`;
 //! - (e) a game with a fault was refused, and one without was not.
 //!
-//! `PROPTEST_CASES` sets the number of cases (3,000 by default),
+//! A second property puts 2 to 5 such games in one input, with blank
+//! lines, nothing, or hostile text between them (escape lines, comments,
+//! a comment or variation left open across the next game's tags, stray
+//! brackets, broken tag lines): no marker a game may not show is in the
+//! output, the output on 2 to 4 threads in batches of any size is that of
+//! one thread, and with blank lines between the games it is each game's
+//! own output in turn.
+//!
+//! `PROPTEST_CASES` sets the number of cases (3,000 by default, a tenth
+//! of that for the second property),
 //! `PROPTEST_RNG_SEED` replays a run. A failure prints the case, the
 //! input and the output; a case found is kept in
 //! `the_cases_the_property_found`.
@@ -43,6 +54,8 @@ use std::fs;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
+use chesspipe::cmd::kpgn_filter::filter_batches;
+use chesspipe::cmd::par::BATCH_BYTES;
 use chesspipe::diag::{Diagnostic, Severity};
 use chesspipe::kpgn::{filter_reader, Config, Side};
 use proptest::prelude::*;
@@ -258,7 +271,8 @@ struct Case {
     keep_comments: bool,
     /// Taken modulo the game's length + 2.
     plies: Option<u16>,
-    crlf: bool,
+    /// The line end of every line.
+    end: End,
     /// From a FEN with Black to move at this move number, the game's
     /// first move left out.
     fen: Option<u8>,
@@ -363,12 +377,69 @@ fn tags() -> impl Strategy<Value = Tags> {
         .prop_map(|(form, value, hidden)| Tags { form, value, hidden })
 }
 
+/// The line ends of an input: every one the line scanner knows
+/// (FORMATS.md), or all of them in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Lf,
+    CrLf,
+    Cr,
+    /// U+0085.
+    Nel,
+    /// U+2028.
+    Ls,
+    /// Each line its own: LF, CR LF, U+0085, CR, U+2028 in turn (never
+    /// CR then LF, which would be one line end).
+    Mixed,
+}
+
+impl End {
+    const CYCLE: [&'static str; 5] =
+        ["\n", "\r\n", "\u{85}", "\r", "\u{2028}"];
+
+    /// `text`, written with LF, with this line end.
+    fn apply(self, text: &str) -> String {
+        let one = match self {
+            End::Lf => return text.to_string(),
+            End::CrLf => "\r\n",
+            End::Cr => "\r",
+            End::Nel => "\u{85}",
+            End::Ls => "\u{2028}",
+            End::Mixed => {
+                let mut out = String::with_capacity(text.len() + 64);
+                for (i, line) in text.split_inclusive('\n').enumerate() {
+                    match line.strip_suffix('\n') {
+                        Some(content) => {
+                            out.push_str(content);
+                            out.push_str(End::CYCLE[i % 5]);
+                        }
+                        None => out.push_str(line),
+                    }
+                }
+                return out;
+            }
+        };
+        text.replace('\n', one)
+    }
+}
+
+fn end() -> impl Strategy<Value = End> {
+    prop_oneof![
+        10 => Just(End::Lf),
+        2 => Just(End::CrLf),
+        1 => Just(End::Cr),
+        1 => Just(End::Nel),
+        1 => Just(End::Ls),
+        2 => Just(End::Mixed),
+    ]
+}
+
 fn case() -> impl Strategy<Value = Case> {
     let options = (
         any::<bool>(),
         prop::bool::weighted(0.25),
         prop::option::weighted(0.25, any::<u16>()),
-        prop::bool::weighted(0.1),
+        end(),
         prop::option::weighted(0.15, 1u8..=60),
     );
     (
@@ -379,13 +450,13 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::weighted(0.15, (target(), fault())),
     )
         .prop_map(|(game, options, tags, mutations, fault)| {
-            let (white, keep_comments, plies, crlf, fen) = options;
+            let (white, keep_comments, plies, end, fen) = options;
             Case {
                 game,
                 player: if white { Side::White } else { Side::Black },
                 keep_comments,
                 plies,
-                crlf,
+                end,
                 fen,
                 tags,
                 mutations,
@@ -523,6 +594,9 @@ struct Builder<'g> {
     first_number: usize,
     next_marker: usize,
     markers: Vec<String>,
+    /// Set apart this game's markers from those of other games in one
+    /// input.
+    prefix: String,
 }
 
 impl<'g> Builder<'g> {
@@ -539,6 +613,7 @@ impl<'g> Builder<'g> {
             first_number,
             next_marker: 0,
             markers: vec![],
+            prefix: String::new(),
         }
     }
 
@@ -554,7 +629,7 @@ impl<'g> Builder<'g> {
 
     fn marker(&mut self) -> String {
         self.next_marker += 1;
-        let marker = format!("MK{}X", self.next_marker);
+        let marker = format!("MK{}{}X", self.prefix, self.next_marker);
         self.markers.push(marker.clone());
         marker
     }
@@ -764,9 +839,7 @@ impl<'g> Builder<'g> {
         input.push_str("\n\n");
         input.push_str(&wrap(&toks[first_movetext..]));
         input.push('\n');
-        if self.case.crlf {
-            input = input.replace('\n', "\r\n");
-        }
+        input = self.case.end.apply(&input);
 
         let cut = self.cut();
         let want: Vec<(Who, String)> = toks
@@ -1126,13 +1199,18 @@ struct Seen {
     moves: Vec<String>,
 }
 
+/// `text` with every line end (CR LF, CR, U+0085, U+2028) made LF.
+fn one_line_end(text: &str) -> String {
+    text.replace("\r\n", "\n").replace(['\r', '\u{85}', '\u{2028}'], "\n")
+}
+
 /// Reads the output: tag lines (and `%` lines among them), then the
 /// movetext's items, each given to a ply: a move number and what follows
 /// it belong to the move it numbers, what follows a move belongs to it
 /// until the next number or move, what stands before the first move to
 /// no one.
 fn read_output(out: &str) -> Result<Seen, String> {
-    let text = out.replace("\r\n", "\n");
+    let text = one_line_end(out);
     let mut seen = Seen::default();
     let mut raw: Vec<(Kind, String)> = vec![];
     let mut at = 0;
@@ -1301,9 +1379,17 @@ static REFUSED: AtomicUsize = AtomicUsize::new(0);
 static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 
 fn check(case: &Case) -> Result<(), String> {
+    check_game(case, "").map(|_| ())
+}
+
+/// The property for the game of `case`, its markers set apart by
+/// `prefix`: what it was built as, and the output.
+fn check_game(case: &Case, prefix: &str) -> Result<(Built, String), String> {
     let corpus = corpus();
     let game = &corpus[case.game % corpus.len()];
-    let built = Builder::new(case, game).build();
+    let mut builder = Builder::new(case, game);
+    builder.prefix = prefix.to_string();
+    let built = builder.build();
     let n = built.plies as u64;
     let config = Config {
         player: case.player,
@@ -1330,7 +1416,7 @@ fn check(case: &Case) -> Result<(), String> {
             return Err(context("a valid game was refused".into()));
         }
         REFUSED.fetch_add(1, Ordering::Relaxed);
-        return Ok(());
+        return Ok((built, out));
     }
     if !errors.is_empty() {
         return Err(context("an error, and output all the same".into()));
@@ -1384,7 +1470,7 @@ fn check(case: &Case) -> Result<(), String> {
         return Err(context("a game that must be refused was written".into()));
     }
     ACCEPTED.fetch_add(1, Ordering::Relaxed);
-    Ok(())
+    Ok((built, out))
 }
 
 fn cases() -> u32 {
@@ -1421,6 +1507,168 @@ fn no_opponent_move_attempt_or_comment_leaks() {
     }
 }
 
+// ---- many games in one input, on threads ----
+
+/// What may stand between two games: blank lines or none (`clean`: the
+/// output is then each game's own, one after the other, with the blank
+/// lines after each game written), or what a hostile or careless writer
+/// puts there: escape lines, comments, a comment or variation left open
+/// (so that the next game's tag line cuts it and the game after it is
+/// read as its rest), a game without tags that leaves a comment open,
+/// stray brackets, a broken tag line, a line of tag pairs inside an open
+/// comment.
+const SEPARATORS: [(&str, bool); 15] = [
+    ("", true),
+    ("\n", true),
+    ("\n\n\n", true),
+    ("%escape line\n", false),
+    ("{between games}\n\n", false),
+    ("; a line comment\n", false),
+    ("{unclosed\n", false),
+    ("(\n", false),
+    ("1. e4 {(:)} e5 {(:\n", false),
+    ("1. e4 {(:)} e5 (1... d5\n", false),
+    ("[Event \"stray\"\n", false),
+    ("}\n", false),
+    (")\n", false),
+    ("{ open\n[Event \"inside\"]\n", false),
+    ("1. Nf3 {(:)} Nf6 {(:)} 2. Ng1 {(:)} *\n\n", false),
+];
+
+#[derive(Clone, Debug)]
+struct File {
+    /// Each game's case (its player, options and `plies` are the file's)
+    /// and what follows the game.
+    games: Vec<(Case, usize)>,
+    player: Side,
+    keep_comments: bool,
+    threads: usize,
+    batch_bytes: usize,
+}
+
+fn file() -> impl Strategy<Value = File> {
+    (
+        prop::collection::vec((case(), 0..SEPARATORS.len()), 2..6),
+        any::<bool>(),
+        prop::bool::weighted(0.25),
+        2usize..=4,
+        prop_oneof![1usize..400, 400usize..8000],
+    )
+        .prop_map(
+            |(games, white, keep_comments, threads, batch_bytes)| {
+                let player = if white { Side::White } else { Side::Black };
+                let games = games
+                    .into_iter()
+                    .map(|(mut case, sep)| {
+                        (case.player, case.keep_comments) =
+                            (player, keep_comments);
+                        case.plies = None;
+                        (case, sep)
+                    })
+                    .collect();
+                File { games, player, keep_comments, threads, batch_bytes }
+            },
+        )
+}
+
+/// What `filter_batches` writes and reports, and whether a game was read.
+fn filter_file(
+    config: &Config,
+    threads: usize,
+    batch_bytes: usize,
+    input: &[u8],
+) -> (String, Vec<Diagnostic>, bool) {
+    let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+    let any = filter_batches(
+        config,
+        threads,
+        batch_bytes,
+        input,
+        &mut out,
+        &mut report,
+    )
+    .unwrap();
+    (String::from_utf8(out).unwrap(), report, any)
+}
+
+/// Many games of the corpus in one input, with what a writer may put
+/// between them: every game holds the property on its own (its markers
+/// set apart from the others'), and in the one input
+///
+/// - no marker that its game may not show is in the output, whatever
+///   stands between the games;
+/// - read in batches on threads, cut anywhere a game may start, the
+///   output and the messages are those of one thread;
+/// - with only blank lines between the games, the output is each game's
+///   own output in turn.
+fn check_file(file: &File) -> Result<(), String> {
+    let config = Config {
+        player: file.player,
+        plies: None,
+        keep_comments: file.keep_comments,
+    };
+    let (mut input, mut want) = (String::new(), String::new());
+    let (mut banned, mut clean) = (vec![], true);
+    for (g, (case, sep)) in file.games.iter().enumerate() {
+        let (built, out) = check_game(case, &format!("G{g}G"))?;
+        let (sep, sep_clean) = SEPARATORS[*sep];
+        // Blank lines stay blank lines: LF after CR would join them.
+        let end = if built.input.ends_with('\r') { End::Cr } else { End::Lf };
+        let sep = end.apply(sep);
+        input.push_str(&built.input);
+        input.push_str(&sep);
+        if !out.is_empty() {
+            want.push_str(&out);
+            want.push_str(&sep);
+        }
+        clean &= sep_clean;
+        banned.extend(
+            built.markers.into_iter().filter(|(_, must)| !must).map(|m| m.0),
+        );
+    }
+    let one = filter_file(&config, 1, BATCH_BYTES, input.as_bytes());
+    let context = |what: String| {
+        format!("{what}\n--- config: {config:?}\n--- input:\n{input}\n--- output:\n{}\n--- messages: {:?}", one.0, one.1)
+    };
+    if let Some(marker) = banned.iter().find(|m| one.0.contains(m.as_str())) {
+        return Err(context(format!("{marker} leaks into the output")));
+    }
+    if clean && one.0 != want {
+        return Err(context(format!(
+            "not each game's own output in turn; want:\n{want}"
+        )));
+    }
+    let many =
+        filter_file(&config, file.threads, file.batch_bytes, input.as_bytes());
+    if many != one {
+        return Err(context(format!(
+            "{} threads, batches of {} bytes: output\n{}\n--- messages: {:?}",
+            file.threads, file.batch_bytes, many.0, many.1
+        )));
+    }
+    Ok(())
+}
+
+#[test]
+fn many_games_on_threads_leak_nothing_and_read_as_one() {
+    let config = RunnerConfig {
+        cases: (cases() / 10).max(1),
+        failure_persistence: None,
+        rng_algorithm: RngAlgorithm::XorShift,
+        ..RunnerConfig::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner
+        .run(&file(), |file| check_file(&file).map_err(TestCaseError::fail));
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(why, file)) => {
+            panic!("many-games property failed for {file:#?}\n{why}")
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
 /// The cases the property found, kept as they were found.
 #[test]
 fn the_cases_the_property_found() {
@@ -1433,7 +1681,7 @@ fn the_cases_the_property_found() {
         player: Side::Black,
         keep_comments: false,
         plies: None,
-        crlf: false,
+        end: End::Lf,
         fen: None,
         tags,
         mutations: vec![(Target::Last, Mutation::Number { form: 0 })],
