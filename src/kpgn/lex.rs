@@ -179,13 +179,14 @@ pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
     }
     let value_start = j + 1;
     j = value_start;
-    // To the closing `"`, past `\\` and the byte it escapes.
+    // To the closing `"`, past `\\` and the byte it escapes: a byte at a
+    // time, since a value is a few bytes long, too short for memchr.
     loop {
-        j += memchr::memchr2(b'"', b'\\', line.get(j..)?)?;
-        if line[j] == b'"' {
-            break;
+        match *line.get(j)? {
+            b'"' => break,
+            b'\\' => j += 2,
+            _ => j += 1,
         }
-        j += 2;
     }
     let value = value_start..j;
     j = skip_space(line, j + 1, end);

@@ -536,7 +536,9 @@ impl<S: Sink> Game<S> {
             i = self.escape_line(input, i, out);
         }
         loop {
-            while i < limit && input[i] == b' ' {
+            // The one space between two tokens; more white space goes
+            // through `Class::Space` below.
+            if i < limit && input[i] == b' ' {
                 i += 1;
             }
             if i == limit {
