@@ -185,6 +185,34 @@ fn malformed_games_among_good_ones() {
     assert_eq!(out.out(), one.repeat(3));
 }
 
+/// A Kriegspiel comment wrapped across lines, as real files are: what is
+/// wrong with it is reported at the line where the wrong item stands,
+/// not at the line of its `{`, by kpgn-filter and kpgn-check alike.
+#[test]
+fn a_bad_item_of_a_wrapped_comment_is_reported_at_its_line() {
+    let good = "[Event \"g\"]\n1. e4 {(:)} e5 {(:)} *\n\n";
+    let bad_attempt =
+        "[Event \"b\"]\n1. e4 {(:)} e5 {(:Nf6,\r\n d6,\n  draw?) the\nend} *\n\n";
+    let bad_code = "[Event \"c\"]\n1. e4 {(:)} e5 {(Xe4,\n CQ :)} *\n\n";
+    let input = format!("{good}{bad_attempt}{good}{bad_code}");
+    let dir = Dir::new("kpgn-wrapped");
+    dir.create("in.pgn", &input);
+    let out = dir
+        .command(TOOL)
+        .args(["-w", "in.pgn"])
+        .run()
+        .code(2)
+        .says("in.pgn:7: illegal attempt 'draw?' is not Kriegspiel SAN\n")
+        .says("in.pgn:15: unknown referee announcement 'CQ'\n");
+    assert_eq!(out.out().matches("[Event \"g\"]").count(), 2);
+    dir.command("kpgn-check")
+        .arg("in.pgn")
+        .run()
+        .code(2)
+        .says("in.pgn:7: game 2, illegal attempt 'draw?' is not Kriegspiel")
+        .says("in.pgn:15: game 4, unknown referee announcement 'CQ'\n");
+}
+
 #[test]
 fn no_game_exits_1() {
     let dir = Dir::new("kpgn-none");

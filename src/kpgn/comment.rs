@@ -261,12 +261,14 @@ fn slow(c: &[u8], side: Option<Side>) -> Comment {
 }
 
 /// What is wrong with the comment `c`, for which [`parse`] gave
-/// [`Comment::Bad`].
+/// [`Comment::Bad`], and where in `c`: the announcement or attempt at
+/// fault (so that a comment across lines is reported at the line of what
+/// is wrong), else its `(`.
 #[cold]
-pub fn error(c: &[u8], side: Option<Side>) -> String {
+pub fn error(c: &[u8], side: Option<Side>) -> (usize, String) {
     match parse_by_parts(c, side) {
-        Some(Err(message)) => message,
-        _ => "malformed kriegspiel comment".into(),
+        Some(Err(fault)) => fault,
+        _ => (0, "malformed kriegspiel comment".into()),
     }
 }
 
@@ -275,7 +277,7 @@ pub fn error(c: &[u8], side: Option<Side>) -> String {
 fn parse_by_parts(
     c: &[u8],
     side: Option<Side>,
-) -> Option<Result<KComment, String>> {
+) -> Option<Result<KComment, (usize, String)>> {
     let end = c.len() - 1;
     let mut open = 1;
     while open < end && space_at(c, open) > 0 {
@@ -289,14 +291,17 @@ fn by_parts(
     open: usize,
     end: usize,
     side: Option<Side>,
-) -> Result<KComment, String> {
+) -> Result<KComment, (usize, String)> {
     let shown = |s: &[u8]| crate::diag::shown(s, 24);
+    // Where `part`, a slice of `c`, starts in it.
+    let at = |part: &[u8]| part.as_ptr() as usize - c.as_ptr() as usize;
+    let whole = |message: &str| (open, message.to_string());
     let close = super::lex::find(b')', &c[open..end])
         .map(|i| open + i)
-        .ok_or("kriegspiel comment without ')'")?;
+        .ok_or_else(|| whole("kriegspiel comment without ')'"))?;
     let colon = super::lex::find(b':', &c[open..close])
         .map(|i| open + i)
-        .ok_or("kriegspiel comment without ':'")?;
+        .ok_or_else(|| whole("kriegspiel comment without ':'"))?;
     for code in items(&c[open + 1..colon]) {
         let ok = match code {
             [b'X', b'a'..=b'h', b'1'..=b'8'] => true,
@@ -304,10 +309,9 @@ fn by_parts(
             _ => false,
         };
         if !ok {
-            return Err(format!(
-                "unknown referee announcement '{}'",
-                shown(code)
-            ));
+            let message =
+                format!("unknown referee announcement '{}'", shown(code));
+            return Err((at(code), message));
         }
     }
     let list = trim(&c[colon + 1..close]);
@@ -322,17 +326,16 @@ fn by_parts(
                 } else {
                     "not Kriegspiel SAN"
                 };
-                return Err(format!(
-                    "illegal attempt '{}' is {what}",
-                    shown(item)
-                ));
+                let message =
+                    format!("illegal attempt '{}' is {what}", shown(item));
+                return Err((at(item), message));
             }
             n += 1;
         }
         n
     };
     let text_end = close + 1 + trim_end(&c[close + 1..end]).len();
-    let u = |n: usize| u32::try_from(n).map_err(|_| "comment too long");
+    let u = |n: usize| u32::try_from(n).map_err(|_| whole("comment too long"));
     Ok(KComment {
         open: u(open)?,
         colon: u(colon)?,
@@ -407,7 +410,7 @@ mod tests {
     fn broken_kriegspiel_comments() {
         let error = |c: &str| {
             assert_eq!(parse(c.as_bytes(), None), Comment::Bad, "{c}");
-            error(c.as_bytes(), None)
+            error(c.as_bytes(), None).1
         };
         assert_eq!(error("{(Xe5}"), "kriegspiel comment without ')'");
         assert_eq!(error("{(Xe5)}"), "kriegspiel comment without ':'");
@@ -431,6 +434,12 @@ mod tests {
             error("{(:2 3)}"),
             "illegal attempt '2 3' is not Kriegspiel SAN"
         );
+        // Where: the item at fault, else the `(`.
+        let at = |c: &str| super::error(c.as_bytes(), None).0;
+        assert_eq!(at("{(:Nc3,\n  draw?)}"), 10);
+        assert_eq!(at("{(Xe5,\r\nCQ:)}"), 8);
+        assert_eq!(at("{(:Nc3,,e4)}"), 7);
+        assert_eq!(at("{ (Xe5 }"), 2);
         // A promotion is needed on the mover's last rank.
         assert_eq!(parse(b"{(:e8)}", Some(Side::White)), Comment::Bad);
         assert!(matches!(

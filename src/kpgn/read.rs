@@ -926,8 +926,8 @@ impl<S: Sink> Game<S> {
                 return self.item(input, Item::Comment, span, out)
             }
             Comment::Bad => {
-                let message = comment::error(&input[span.clone()], side);
-                return game.fail(input, span.start, message);
+                let (at, message) = comment::error(&input[span.clone()], side);
+                return game.fail(input, span.start + at, message);
             }
             Comment::Kriegspiel(k) => k,
         };
