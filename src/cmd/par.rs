@@ -15,8 +15,8 @@ the calling thread then takes the batches back **in the order they were
 read** and writes them out. So the output and the diagnostics are exactly
 those of one thread, line numbers included.
 
-Memory stays flat: at most two batches per worker are in flight, and
-batches are reused. The threads live as long as one input; a tool starts
+Memory stays flat: at most two batches per worker, eight in all, are in
+flight, and batches are reused. The threads live as long as one input; a tool starts
 them only for an input with more than one batch of data lines, so small
 inputs never pay for them. With one worker no thread is started: each
 batch is worked on and emitted on the calling thread, so that `-j1`
@@ -41,6 +41,13 @@ pub const BATCH_BYTES: usize = 256 * 1024;
 
 /// How many batches each worker may hold at a time.
 const IN_FLIGHT: usize = 2;
+
+/// How many batches may be in flight in all, whatever the number of
+/// workers: each holds a batch's lines (mapped or copied) and its output,
+/// about half a MiB for pbi2csv, so that 8 workers with 2 each took
+/// 18 MiB on a 1 GB input, above the 16 MiB the tools keep to. With 8 in
+/// flight, every worker of 8 still has a batch to work on.
+const MAX_IN_FLIGHT: usize = 8;
 
 /// The number of worker threads when the user does not say: one per
 /// core, at most 8 (beyond that, writing the output in order is the
@@ -890,7 +897,7 @@ impl Order {
         scope: &'scope thread::Scope<'scope, '_>,
         workers: Vec<W>,
     ) -> Order {
-        let limit = IN_FLIGHT * workers.len();
+        let limit = (IN_FLIGHT * workers.len()).min(MAX_IN_FLIGHT);
         let (to, queue) = mpsc::sync_channel::<(u64, Batch)>(limit);
         let queue = Arc::new(Mutex::new(queue));
         let (done, from) = mpsc::channel();
@@ -1034,6 +1041,42 @@ mod tests {
                 "{threads} threads, batches of {batch_bytes}"
             );
         }
+    }
+
+    /// However many workers, at most [`MAX_IN_FLIGHT`] batches are out at
+    /// once, so that memory does not grow with the threads: 16 workers
+    /// that each hold their batch a while are never more than 8 at work.
+    #[test]
+    fn batches_in_flight_are_bounded_whatever_the_workers() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::time::Duration;
+
+        struct Slow<'a> {
+            now: &'a AtomicUsize,
+            most: &'a AtomicUsize,
+        }
+        impl Work for Slow<'_> {
+            fn work(&mut self, _: &mut Batch) {
+                let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+                self.most.fetch_max(now, Ordering::SeqCst);
+                thread::sleep(Duration::from_millis(2));
+                self.now.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let input = b"a line\n".repeat(400);
+        let mut lines = LineReader::new(&input[..]);
+        let workers =
+            (0..16).map(|_| Slow { now: &now, most: &most }).collect();
+        let mut batches = 0;
+        run_lines(&mut lines, workers, 8, |_| {
+            batches += 1;
+            Ok(true)
+        })
+        .unwrap();
+        assert!(batches > 100, "{batches} batches");
+        let most = most.load(Ordering::SeqCst);
+        assert!((2..=MAX_IN_FLIGHT).contains(&most), "{most} at work");
     }
 
     /// A file mapped a window at a time gives the batches that reading
