@@ -223,12 +223,11 @@ where
 /// Reads the games of `batch` with `reader` (a new one, or one carrying
 /// on from the batch before).
 fn read_batch<S: Sink>(reader: &mut Reader<S>, batch: &mut Batch) {
-    let mut lines = batch.lines.reader();
-    let (out, report) = (&mut batch.out, &mut batch.diagnostics);
     let last = !batch.cut_short;
     reader.ends_at_cut(batch.cut);
-    // Reading from memory cannot fail, and there is no writer.
-    let _ = reader.lines(&mut lines, out, None, report, last);
+    let first = batch.lines.first();
+    let (out, report) = (&mut batch.out, &mut batch.diagnostics);
+    reader.lines_in(batch.lines.buffer(), first, out, report, last);
     let (passed, failed) = reader.counts();
     batch.selected = passed;
     batch.records = passed + failed;

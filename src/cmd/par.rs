@@ -159,6 +159,14 @@ impl Lines {
         }
     }
 
+    /// The batch's own buffer of its lines (mapped lines are copied into
+    /// it first), for a reader that reads them where they lie and gives
+    /// the buffer back as it was.
+    pub fn buffer(&mut self) -> &mut Vec<u8> {
+        self.own();
+        &mut self.bytes
+    }
+
     /// Lends each line in turn, numbered as in its input, read where it
     /// is ([`LineReader::in_place`]): the bytes are not copied again.
     pub fn each(&mut self, mut each: impl FnMut(Line<'_>)) {

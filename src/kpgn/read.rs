@@ -1200,7 +1200,46 @@ impl<S: Sink> Reader<S> {
                 break Ok(());
             }
         };
-        if read.is_ok() && last {
+        self.end_lines(read.is_ok() && last, out, report);
+        if let Some(wtr) = wtr {
+            wtr.write_all(out).map_err(Failure::Write)?;
+            out.clear();
+        }
+        read
+    }
+
+    /// As [`Reader::lines`] for lines that are all in memory already,
+    /// whole (a batch of an input cut into batches), numbered from
+    /// `first`: read where they lie, with no copy. `bytes` is lent to the
+    /// reader and given back unchanged; all the output stays in `out`.
+    pub fn lines_in(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        first: u64,
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+        last: bool,
+    ) {
+        std::mem::swap(&mut self.input, bytes);
+        let n = self.input.len();
+        (self.end, self.pos, self.whole) = (n, 0, n);
+        self.known = (0, first);
+        self.process(out, report);
+        self.end_lines(last, out, report);
+        std::mem::swap(&mut self.input, bytes);
+        (self.end, self.pos, self.whole) = (0, 0, 0);
+    }
+
+    /// The lines given end: with `last`, so does the input (the open game
+    /// ends); else the input was cut short after them, and the open game,
+    /// which a reader of the whole input would have lost, is left out.
+    fn end_lines(
+        &mut self,
+        last: bool,
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
+        if last {
             self.finish(out, report);
             if !self.cut_end {
                 if let Some(error) = self.carry.and_then(|c| c.at_end()) {
@@ -1211,11 +1250,6 @@ impl<S: Sink> Reader<S> {
             out.truncate(self.game.sink.mark());
             self.in_game = false;
         }
-        if let Some(wtr) = wtr {
-            wtr.write_all(out).map_err(Failure::Write)?;
-            out.clear();
-        }
-        read
     }
 
     /// Reads a block: drops what no longer needs keeping, then reads what
