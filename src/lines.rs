@@ -912,6 +912,20 @@ impl LineReader<io::Empty> {
         lines
     }
 
+    /// [`LineReader::in_place`] from byte `at` of `bytes`, where a line
+    /// starts: the lines before it are not read.
+    pub fn in_place_from(
+        bytes: Vec<u8>,
+        at: usize,
+        first: u64,
+    ) -> LineReader<io::Empty> {
+        let mut lines = LineReader::in_place(bytes, first);
+        let at = at.min(lines.end);
+        lines.pos = at;
+        lines.scan = at;
+        lines
+    }
+
     /// The buffer of [`LineReader::in_place`], to be used again.
     pub fn into_buffer(self) -> Vec<u8> {
         self.buf

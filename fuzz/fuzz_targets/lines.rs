@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use chesspipe::lines::{
     count_line_ends, last_line_end, line_ends, LineEnd, LineReader,
 };
+use chesspipe::pbi::scan::{each_lf_line, LineScan};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -103,6 +104,35 @@ fuzz_target!(|data: &[u8]| {
         if ends.lf_only {
             assert!(!block.contains(&b'\r'));
         }
+        // As pbi2csv and pbi-grep read a batch whose line ends are not
+        // counted: by LF, in the scan's pass, up to a line that may end
+        // otherwise, and the rest in place from there.
+        let mut fused = vec![];
+        let mut scan = LineScan::new();
+        let (stop, next) = each_lf_line(
+            &block,
+            first,
+            &mut scan,
+            Some(b','),
+            |_, line, _, _| {
+                fused.push((
+                    line.content().to_vec(),
+                    line.end(),
+                    line.number(),
+                ))
+            },
+        );
+        let mut tail = LineReader::in_place_from(block.clone(), stop, next);
+        read_back(&mut tail, &mut fused, false);
+        let mut plain = vec![];
+        read_back(
+            &mut LineReader::in_place(block.clone(), first),
+            &mut plain,
+            false,
+        );
+        assert_eq!(fused, plain, "lines read by LF, then in place");
+        let with_end = fused.iter().filter(|l| l.1 != LineEnd::None).count();
+        assert_eq!(with_end as u64, count);
         let mut again = LineReader::in_place(block, first);
         read_back(&mut again, &mut got, false);
         first += count;

@@ -196,7 +196,8 @@ impl<W: Write> CsvWriter<W> {
     pub fn raw_row(&mut self) -> RowBuf<'_> {
         debug_assert!(self.row_is_empty() && self.fields == 0);
         let len = self.buf.len();
-        RowBuf { buf: &mut self.buf, start: len, len }
+        let (ptr, cap) = (self.buf.as_mut_ptr(), self.buf.capacity());
+        RowBuf { buf: &mut self.buf, start: len, len, ptr, cap }
     }
 
     /// Ends a row written with [`CsvWriter::raw_row`], writing the
@@ -336,6 +337,14 @@ pub struct RowBuf<'a> {
     /// The length of what is written: the buffer's own length lags
     /// behind it until the row is done (or the buffer grows).
     len: usize,
+    /// The buffer's bytes and capacity, as they were when the row began
+    /// or the buffer last grew: kept here, so that a check of the room
+    /// left and a write need no load through the `Vec`. Only
+    /// [`RowBuf::grow`] changes the buffer (the `RowBuf` holds it
+    /// borrowed), and it sets them again: every write through `ptr` is
+    /// within `cap`, which `room` checks.
+    ptr: *mut u8,
+    cap: usize,
 }
 
 /// The room a [`RowBuf`] keeps past what it writes.
@@ -345,7 +354,7 @@ impl RowBuf<'_> {
     /// Makes room for `n` more bytes and the slack after them.
     #[inline(always)]
     fn room(&mut self, n: usize) {
-        if self.len + n + SLACK > self.buf.capacity() {
+        if self.len + n + SLACK > self.cap {
             self.grow(n);
         }
     }
@@ -356,6 +365,8 @@ impl RowBuf<'_> {
         // the capacity.
         unsafe { self.buf.set_len(self.len) };
         self.buf.reserve(n + SLACK + 4096);
+        self.ptr = self.buf.as_mut_ptr();
+        self.cap = self.buf.capacity();
     }
 
     /// Appends one byte.
@@ -363,7 +374,7 @@ impl RowBuf<'_> {
     pub fn byte(&mut self, b: u8) {
         self.room(1);
         // SAFETY: `room` made room for it.
-        unsafe { self.buf.as_mut_ptr().add(self.len).write(b) };
+        unsafe { self.ptr.add(self.len).write(b) };
         self.len += 1;
     }
 
@@ -376,7 +387,7 @@ impl RowBuf<'_> {
         unsafe {
             std::ptr::copy_nonoverlapping(
                 bytes.as_ptr(),
-                self.buf.as_mut_ptr().add(self.len),
+                self.ptr.add(self.len),
                 bytes.len(),
             );
         }
@@ -397,7 +408,7 @@ impl RowBuf<'_> {
                 unsafe {
                     std::ptr::copy_nonoverlapping(
                         block.as_ptr(),
-                        self.buf.as_mut_ptr().add(self.len),
+                        self.ptr.add(self.len),
                         32,
                     );
                 }
@@ -425,7 +436,7 @@ impl RowBuf<'_> {
     pub fn set(&mut self, at: usize, b: u8) {
         assert!(self.start + at < self.len);
         // SAFETY: the byte is one written, within the capacity.
-        unsafe { self.buf.as_mut_ptr().add(self.start + at).write(b) };
+        unsafe { self.ptr.add(self.start + at).write(b) };
     }
 
     /// Appends `value` as a CSV field with delimiter `delimiter`: quoted

@@ -33,7 +33,7 @@ use std::thread;
 
 use crate::diag::Diagnostic;
 use crate::diag::Failure;
-use crate::lines::{last_line_end, line_ends, Line, LineReader};
+use crate::lines::{last_line_end, line_ends, Line, LineEnd, LineReader};
 
 /// How many bytes of lines go into one batch (a line is never split, so
 /// a batch may hold a little more).
@@ -103,8 +103,9 @@ pub struct Lines {
     /// Whether every line ends with LF (and so none is without an end).
     lf_only: bool,
     /// Whether the line ends are left for the worker to count
-    /// ([`Lines::settle`]), and then how many there are.
+    /// ([`Lines::settle`]), whether it has, and then how many there are.
     deferred: bool,
+    counted: bool,
     count: u64,
 }
 
@@ -138,13 +139,40 @@ impl Lines {
     /// Counts the line ends of lines the reading thread left uncounted
     /// (numbered from 1 until they are emitted, when their diagnostics
     /// are numbered as in the input), on the worker's thread.
-    fn settle(&mut self) {
-        if self.deferred {
+    pub fn settle(&mut self) {
+        if self.deferred && !self.counted {
             let ends = line_ends(self.bytes());
             let last_lf = self.bytes().last().is_none_or(|&b| b == b'\n');
             self.lf_only = ends.lf_only && last_lf;
             self.count = ends.count;
             self.first = 1;
+            self.counted = true;
+        }
+    }
+
+    /// For a worker that finds the line ends as it reads the lines
+    /// ([`Work::finds_line_ends`]): whether to read them by their LF,
+    /// with [`scan::each_lf_line`](crate::pbi::scan::each_lf_line) and
+    /// then [`Lines::each_from`] from where it stopped. So when every
+    /// line is known to end with LF, and when the line ends are not
+    /// counted yet: then the lines are numbered from 1, as
+    /// [`Lines::settle`] numbers them, and the worker says how many
+    /// ended with [`Lines::counted`]. False: call [`Lines::settle`] and
+    /// read the lines otherwise.
+    pub fn by_lf(&mut self) -> bool {
+        if self.deferred && !self.counted {
+            self.first = 1;
+            return true;
+        }
+        self.lf_only
+    }
+
+    /// Says how many lines ended in a batch read [`Lines::by_lf`], when
+    /// their ends were not counted.
+    pub fn counted(&mut self, count: u64) {
+        if self.deferred && !self.counted {
+            self.count = count;
+            self.counted = true;
         }
     }
 
@@ -169,25 +197,53 @@ impl Lines {
 
     /// Lends each line in turn, numbered as in its input, read where it
     /// is ([`LineReader::in_place`]): the bytes are not copied again.
-    pub fn each(&mut self, mut each: impl FnMut(Line<'_>)) {
+    pub fn each(&mut self, each: impl FnMut(Line<'_>)) {
+        self.each_from(0, self.first, each);
+    }
+
+    /// As [`Lines::each`], from byte `at` of [`Lines::bytes`], where a
+    /// line starts, numbered `first`. Returns how many of the lines lent
+    /// had a line end.
+    pub fn each_from(
+        &mut self,
+        at: usize,
+        first: u64,
+        mut each: impl FnMut(Line<'_>),
+    ) -> u64 {
         self.own();
         let bytes = std::mem::take(&mut self.bytes);
-        let mut lines = LineReader::in_place(bytes, self.first);
+        let mut lines = LineReader::in_place_from(bytes, at, first);
+        let mut ended = 0;
         // Reading from memory cannot fail.
         while let Ok(Some(line)) = lines.next_line() {
+            ended += u64::from(line.end() != LineEnd::None);
             each(line);
         }
         self.bytes = lines.into_buffer();
+        ended
     }
 
     /// As [`Lines::each`], with the offset of each line in
     /// [`Lines::bytes`].
-    pub fn each_at(&mut self, mut each: impl FnMut(usize, Line<'_>)) {
+    pub fn each_at(&mut self, each: impl FnMut(usize, Line<'_>)) {
+        self.each_at_from(0, self.first, each);
+    }
+
+    /// As [`Lines::each_from`], with the offset of each line in
+    /// [`Lines::bytes`].
+    pub fn each_at_from(
+        &mut self,
+        at: usize,
+        first: u64,
+        mut each: impl FnMut(usize, Line<'_>),
+    ) -> u64 {
         self.own();
         // An address only: the buffer moves into the reader, its bytes
         // stay where they are.
         let base = self.bytes.as_ptr() as usize;
-        self.each(|line| each(line.raw().as_ptr() as usize - base, line));
+        self.each_from(at, first, |line| {
+            each(line.raw().as_ptr() as usize - base, line);
+        })
     }
 
     /// The lines as read, line ends included.
@@ -254,6 +310,7 @@ impl Batch {
         }
         self.lines.lf_only = false;
         self.lines.deferred = false;
+        self.lines.counted = false;
         self.cut_short = false;
         self.out.clear();
         self.diagnostics.clear();
@@ -269,13 +326,24 @@ impl Batch {
 pub trait Work: Send {
     /// Reads the lines of `batch` and fills its output fields.
     fn work(&mut self, batch: &mut Batch);
+
+    /// Whether [`Work::work`] finds the line ends of a batch whose
+    /// reading thread left them uncounted ([`Lines::by_lf`]), or counts
+    /// them first ([`Lines::settle`]); if not, they are counted before
+    /// it is called.
+    fn finds_line_ends(&self) -> bool {
+        false
+    }
 }
 
 /// Has `worker` work on `batch`, its line ends counted first if the
-/// reading thread left them.
+/// reading thread left them (and the worker does not find them).
 fn work_on<W: Work>(worker: &mut W, batch: &mut Batch) {
-    batch.lines.settle();
+    if !worker.finds_line_ends() {
+        batch.lines.settle();
+    }
     worker.work(batch);
+    debug_assert!(!batch.lines.deferred || batch.lines.counted);
 }
 
 /// [`run`] for records of one line each, where a batch may end after any

@@ -694,11 +694,13 @@ impl Work for Rows<'_> {
         let diagnostics = &mut batch.diagnostics;
         let (table, parser, name) =
             (&mut self.table, &mut self.parser, self.name);
-        if table.fast && batch.lines.lf_only() {
-            // The lines are found as they are read.
-            let (bytes, first) = (batch.lines.bytes(), batch.lines.first());
+        let lines = &mut batch.lines;
+        if table.fast && lines.by_lf() {
+            // The lines are found as they are read, up to one that does
+            // not end with LF alone; the rest are read the usual way.
+            let (bytes, first) = (lines.bytes(), lines.first());
             let mut scan = std::mem::take(&mut table.scan);
-            scan::each_lf_line(
+            let (stop, next) = scan::each_lf_line(
                 bytes,
                 first,
                 &mut scan,
@@ -719,12 +721,24 @@ impl Work for Rows<'_> {
                 },
             );
             table.scan = scan;
+            let mut ended = next - first;
+            if stop < bytes.len() {
+                ended += lines.each_from(stop, next, |line| {
+                    let _ = table.line(name, parser, line, utf8, diagnostics);
+                });
+            }
+            lines.counted(ended);
         } else {
-            batch.lines.each(|line| {
+            lines.settle();
+            lines.each(|line| {
                 let _ = table.line(name, parser, line, utf8, diagnostics);
             });
         }
         table.wtr.swap_rows(&mut batch.out);
+    }
+
+    fn finds_line_ends(&self) -> bool {
+        true
     }
 }
 

@@ -987,6 +987,10 @@ struct Selecting<'s> {
 
 impl Work for Selecting<'_> {
     fn work(&mut self, batch: &mut Batch) {
+        let by_lf = batch.lines.by_lf();
+        if !by_lf {
+            batch.lines.settle();
+        }
         let bytes = batch.lines.bytes();
         // Valid as a whole, then every line is.
         let utf8 = simdutf8::basic::from_utf8(bytes).is_ok();
@@ -1012,10 +1016,11 @@ impl Work for Selecting<'_> {
             }
         };
         let scan = &mut self.scan;
-        if batch.lines.lf_only() {
-            // The lines are found as they are read.
-            let first = batch.lines.first();
-            scan::each_lf_line(
+        if by_lf {
+            // The lines are found as they are read, up to one that does
+            // not end with LF alone; the rest are read the usual way.
+            let (first, len) = (batch.lines.first(), bytes.len());
+            let (stop, next) = scan::each_lf_line(
                 bytes,
                 first,
                 scan,
@@ -1024,6 +1029,15 @@ impl Work for Selecting<'_> {
                     each(at, line, s, read);
                 },
             );
+            let lines = &mut batch.lines;
+            let mut ended = next - first;
+            if stop < len {
+                ended += lines.each_at_from(stop, next, |at, line| {
+                    let read = scan.read(line.content(), None);
+                    each(at, line, scan, read);
+                });
+            }
+            lines.counted(ended);
         } else {
             batch.lines.each_at(|at, line| {
                 let read = scan.read(line.content(), None);
@@ -1031,6 +1045,10 @@ impl Work for Selecting<'_> {
             });
         }
         batch.selected = selected;
+    }
+
+    fn finds_line_ends(&self) -> bool {
+        true
     }
 }
 

@@ -47,6 +47,10 @@ pub struct LineScan {
     /// Whether the line holds a `"`, a byte of 0x80 or more.
     any_dquote: bool,
     high: bool,
+    /// Whether the line holds a CR, or a byte C2 or E2 (which begin a NEL
+    /// and an LS): it may end otherwise than with its LF. Noted by
+    /// [`LineScan::read_to_lf`] only.
+    rare: bool,
 }
 
 impl Default for LineScan {
@@ -71,6 +75,7 @@ impl LineScan {
             semi_fields: 0,
             any_dquote: false,
             high: false,
+            rare: false,
         }
     }
 
@@ -110,9 +115,10 @@ impl LineScan {
     /// the LF is, and whether the scan read the line (not when it is not
     /// shorter than [`MAX_LEN`]); `None` when no LF follows.
     ///
-    /// The line's end is found in the same pass that reads it: for a
-    /// block of lines known to end with LF alone (`pbi2csv` and
-    /// `pbi-grep` read their batches so), no other search is needed.
+    /// The line's end is found in the same pass that reads it, which also
+    /// notes whether the line holds a CR, C2 or E2, a byte that may begin
+    /// a line end other than LF: [`each_lf_line`] reads a block of lines
+    /// so, with no other search for their ends.
     #[inline]
     pub fn read_to_lf(
         &mut self,
@@ -151,6 +157,7 @@ impl LineScan {
         self.semi_fields = 0;
         self.any_dquote = false;
         self.high = false;
+        self.rare = false;
     }
 
     /// [`LineScan::read`] one byte at a time: on CPUs without AVX2, and
@@ -199,6 +206,7 @@ impl LineScan {
                 _ => {}
             }
             self.high |= b >= 0x80;
+            self.rare |= b == b'\r' || b | 0x20 == 0xE2;
         }
         self.finish();
     }
@@ -235,13 +243,13 @@ impl LineScan {
         }
         let mut colons = m.colons;
         // The first 8 colons end the fields; more are only counted.
-        while colons != 0 && self.colons < 8 {
-            self.ends[self.colons as usize] =
-                64 * w + colons.trailing_zeros() as usize;
-            self.colons += 1;
+        let mut n = before as usize;
+        while colons != 0 && n < 8 {
+            self.ends[n] = 64 * w + colons.trailing_zeros() as usize;
+            n += 1;
             colons &= colons - 1;
         }
-        self.colons += colons.count_ones();
+        self.colons = n as u32 + colons.count_ones();
     }
 
     /// The last field ends at the end of the line.
@@ -460,27 +468,76 @@ impl Word {
     }
 }
 
-/// Reads each line of `bytes`, whole lines that all end with LF, the
-/// first numbered `first`, into `scan` as [`LineScan::read_to_lf`] finds
-/// it, and hands it to `each` with where it starts in `bytes`, the scan,
-/// and whether the scan read it (not a line of [`MAX_LEN`] bytes or
-/// more).
+/// Reads each line of `bytes` that ends with LF, the first numbered
+/// `first`, into `scan` as [`LineScan::read_to_lf`] finds it, and hands
+/// it to `each` with where it starts in `bytes`, the scan, and whether
+/// the scan read it (not a line of [`MAX_LEN`] bytes or more).
+///
+/// The line ends are found in the same pass, with no count of them
+/// before: it stops at the first line that holds a line end other than
+/// LF before its LF (a CR, a NEL or an LS: [`LineScan::read_to_lf`]
+/// notes the bytes that begin one, and only a line with such a byte is
+/// looked at again), or that has no LF, and returns where that line
+/// starts (the end of `bytes` when every line was read) and the number
+/// it has. The lines before it end with LF as a [`LineReader`] of
+/// `bytes` would find them; the caller reads the rest with one.
+///
+/// [`LineReader`]: crate::lines::LineReader
 pub fn each_lf_line<'a>(
     bytes: &'a [u8],
     first: u64,
     scan: &mut LineScan,
     also: Option<u8>,
     mut each: impl FnMut(usize, Line<'a>, &LineScan, bool),
-) {
+) -> (usize, u64) {
+    // The CPU is asked once, not for each line.
+    #[cfg(target_arch = "x86_64")]
+    let fast = avx2::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    let fast = false;
     let mut start = 0;
     let mut number = first;
-    while let Some((end, read)) = scan.read_to_lf(bytes, start, also) {
+    while start < bytes.len() {
+        let found = match (fast, also) {
+            #[cfg(target_arch = "x86_64")]
+            (true, Some(b)) => {
+                scan.start(0);
+                // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
+                // `start` is in `bytes`.
+                unsafe { avx2::read_to_lf::<true>(scan, bytes, start, b) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            (true, None) => {
+                scan.start(0);
+                // SAFETY: as above.
+                unsafe { avx2::read_to_lf::<false>(scan, bytes, start, 0) }
+            }
+            _ => scan.read_to_lf(bytes, start, also),
+        };
+        let Some((end, read)) = found else {
+            break;
+        };
+        if (!read || scan.rare) && ends_otherwise(&bytes[start..end]) {
+            break;
+        }
         let line = Line::new(&bytes[start..=end], LineEnd::Lf, number);
         each(start, line, scan, read);
         start = end + 1;
         number += 1;
     }
-    debug_assert_eq!(start, bytes.len(), "the last line ends with LF");
+    (start, number)
+}
+
+/// Whether `content`, the bytes before an LF, hold a line end other than
+/// LF: a CR, a NEL or an LS.
+#[cold]
+fn ends_otherwise(content: &[u8]) -> bool {
+    memchr::memchr3_iter(b'\r', 0xC2, 0xE2, content).any(|at| {
+        let rest = &content[at..];
+        rest[0] == b'\r'
+            || rest.starts_with(b"\xC2\x85")
+            || rest.starts_with(b"\xE2\x80\xA8")
+    })
 }
 
 /// The mask of bits `lo..64` of a word.
@@ -593,8 +650,10 @@ mod avx2 {
         has!("avx2") && has!("popcnt") && has!("bmi1")
     }
 
-    /// The bytes compared with, and what the words so far held.
-    struct Reader<const QUOTES: bool> {
+    /// The bytes compared with, and what the words so far held. With
+    /// `ENDS`, the bytes that may begin a line end other than LF are
+    /// noted too (`LineScan::rare`).
+    struct Reader<const QUOTES: bool, const ENDS: bool> {
         colon: __m256i,
         pipe: __m256i,
         semi: __m256i,
@@ -602,10 +661,15 @@ mod avx2 {
         dquote: __m256i,
         other: __m256i,
         lf: __m256i,
+        cr: __m256i,
+        /// 0xE2, which a byte or-ed with 0x20 equals when it is C2 or E2.
+        lead: __m256i,
+        x20: __m256i,
         /// Every byte read, or-ed: its top bit says whether one was 0x80
-        /// or more; and every `"` found.
+        /// or more; every `"` found; every CR, C2 and E2 found.
         highs: __m256i,
         dquotes: __m256i,
+        rares: __m256i,
     }
 
     /// 64 bytes as two vectors.
@@ -646,13 +710,13 @@ mod avx2 {
         (_mm256_or_si256(a.0, b.0), _mm256_or_si256(a.1, b.1))
     }
 
-    impl<const QUOTES: bool> Reader<QUOTES> {
+    impl<const QUOTES: bool, const ENDS: bool> Reader<QUOTES, ENDS> {
         /// # Safety
         ///
         /// The CPU must have AVX2.
         #[inline]
         #[target_feature(enable = "avx2")]
-        unsafe fn new(also: u8) -> Reader<QUOTES> {
+        unsafe fn new(also: u8) -> Reader<QUOTES, ENDS> {
             Reader {
                 colon: _mm256_set1_epi8(b':' as i8),
                 pipe: _mm256_set1_epi8(b'|' as i8),
@@ -661,8 +725,27 @@ mod avx2 {
                 dquote: _mm256_set1_epi8(b'"' as i8),
                 other: _mm256_set1_epi8(also as i8),
                 lf: _mm256_set1_epi8(b'\n' as i8),
+                cr: _mm256_set1_epi8(b'\r' as i8),
+                lead: _mm256_set1_epi8(0xE2u8 as i8),
+                x20: _mm256_set1_epi8(0x20),
                 highs: _mm256_setzero_si256(),
                 dquotes: _mm256_setzero_si256(),
+                rares: _mm256_setzero_si256(),
+            }
+        }
+
+        /// The bytes of `v` that are CR, C2 or E2.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn rare(&self, v: V) -> V {
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            unsafe {
+                let x20 = (self.x20, self.x20);
+                or(eq(v, self.cr), eq(or(v, x20), self.lead))
             }
         }
 
@@ -723,6 +806,13 @@ mod avx2 {
                         _mm256_or_si256(dq.0, dq.1),
                     );
                 }
+                if ENDS {
+                    let rare = self.rare(v);
+                    self.rares = _mm256_or_si256(
+                        self.rares,
+                        _mm256_or_si256(rare.0, rare.1),
+                    );
+                }
                 word
             }
         }
@@ -744,6 +834,9 @@ mod avx2 {
                 if QUOTES {
                     scan.any_dquote |= bits(dq) & keep != 0;
                 }
+                if ENDS {
+                    scan.rare |= bits(self.rare(v)) & keep != 0;
+                }
                 word.first(n)
             }
         }
@@ -758,6 +851,9 @@ mod avx2 {
         unsafe fn finish(&self, scan: &mut LineScan) {
             scan.high |= _mm256_movemask_epi8(self.highs) != 0;
             scan.any_dquote |= _mm256_movemask_epi8(self.dquotes) != 0;
+            if ENDS {
+                scan.rare |= _mm256_movemask_epi8(self.rares) != 0;
+            }
             scan.finish();
         }
     }
@@ -770,15 +866,37 @@ mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn load(bytes: &[u8], at: usize) -> V {
-        let mut buf = [0u8; 64];
-        let mut from = bytes.as_ptr().wrapping_add(at);
         if at + 64 > bytes.len() {
-            let rest = &bytes[at.min(bytes.len())..];
-            buf[..rest.len()].copy_from_slice(rest);
-            from = buf.as_ptr();
+            // SAFETY: the CPU has AVX2 (the caller's promise).
+            return unsafe { load_end(bytes, at) };
         }
-        // SAFETY: `from` points at 64 bytes, of `bytes` or of `buf`; the
-        // loads have no alignment requirement.
+        let from = bytes.as_ptr().wrapping_add(at);
+        // SAFETY: `from` points at 64 bytes of `bytes`; the loads have no
+        // alignment requirement.
+        unsafe {
+            (
+                _mm256_loadu_si256(from.cast()),
+                _mm256_loadu_si256(from.add(32).cast()),
+            )
+        }
+    }
+
+    /// [`load`] near the end of `bytes`, through a zeroed buffer: apart,
+    /// so that the usual load does not zero it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2.
+    #[cold]
+    #[inline(never)]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load_end(bytes: &[u8], at: usize) -> V {
+        let mut buf = [0u8; 64];
+        let rest = &bytes[at.min(bytes.len())..];
+        buf[..rest.len()].copy_from_slice(rest);
+        let from = buf.as_ptr();
+        // SAFETY: `from` points at the 64 bytes of `buf`; the loads have
+        // no alignment requirement.
         unsafe {
             (
                 _mm256_loadu_si256(from.cast()),
@@ -804,7 +922,7 @@ mod avx2 {
     ) {
         let len = content.len();
         // SAFETY (of every call below): the CPU has AVX2.
-        let mut r = unsafe { Reader::<QUOTES>::new(also) };
+        let mut r = unsafe { Reader::<QUOTES, false>::new(also) };
         let mut base = 0;
         while base + 64 <= len {
             let m = unsafe { r.full(load(content, base)) };
@@ -833,6 +951,9 @@ mod avx2 {
     ///
     /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]);
     /// `start < bytes.len()`.
+    // Not inlined: it keeps the scan one stage in a profile
+    // (bench/stages.sh).
+    #[inline(never)]
     #[target_feature(enable = "avx2,popcnt,bmi1")]
     pub(super) unsafe fn read_to_lf<const QUOTES: bool>(
         scan: &mut LineScan,
@@ -841,7 +962,7 @@ mod avx2 {
         also: u8,
     ) -> Option<(usize, bool)> {
         // SAFETY (of every call below): the CPU has AVX2.
-        let mut r = unsafe { Reader::<QUOTES>::new(also) };
+        let mut r = unsafe { Reader::<QUOTES, true>::new(also) };
         let mut at = start;
         let mut w = 0;
         while at < bytes.len() && w < MAX_LEN / 64 {
@@ -967,6 +1088,110 @@ mod tests {
             );
             let want: Vec<_> = (first..).zip(lines).collect();
             assert_eq!(got, want);
+        }
+    }
+
+    /// Blocks of lines with every line end, and bytes that look like the
+    /// start of one (the en dash E2 80 93, C2 A0, Cyrillic `х` D1 85),
+    /// read by their LF up to the first line that ends otherwise and then
+    /// by a line reader from there, as pbi2csv and pbi-grep read a batch:
+    /// the same lines as a line reader of the whole block, and the scan
+    /// of each line read by LF the scan of the line alone.
+    #[test]
+    fn lines_read_by_lf_stop_where_another_line_end_is() {
+        use crate::lines::LineReader;
+        const PIECES: &[&[u8]] = &[
+            b"a",
+            b"bc:",
+            b"|",
+            b";",
+            b"\\x3a",
+            b",",
+            b"\r",
+            b"\xC2\x85",
+            b"\xE2\x80\xA8",
+            b"\xE2\x80\x93",
+            b"\xC2\xA0",
+            b"\xD1\x85",
+            b"\xC2",
+            b"\xE2\x80",
+            b"\xE2",
+        ];
+        const ENDS: &[&[u8]] = &[
+            b"\n",
+            b"\n",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"\xC2\x85",
+            b"\xE2\x80\xA8",
+        ];
+        let mut rng = Rng::new(31);
+        for round in 0..3000 {
+            let mut block = vec![];
+            for _ in 0..rng.below(12) {
+                let len = match rng.below(20) {
+                    0 => MAX_LEN + rng.below(40),
+                    _ => rng.below(150),
+                };
+                let start = block.len();
+                while block.len() - start < len {
+                    let piece = match rng.below(4) {
+                        0 => PIECES[rng.below(PIECES.len())],
+                        _ => b"x",
+                    };
+                    block.extend_from_slice(piece);
+                }
+                // Mostly LF, so that runs of them come before the others.
+                let end = match rng.below(8) {
+                    0 => ENDS[rng.below(ENDS.len())],
+                    _ => b"\n",
+                };
+                block.extend_from_slice(end);
+            }
+            if rng.below(4) == 0 {
+                block.extend_from_slice(b"no end");
+            }
+            let first = 1 + round as u64;
+            let mut want = vec![];
+            let mut all = LineReader::in_place(block.clone(), first);
+            while let Some(line) = all.next_line().unwrap() {
+                want.push((
+                    line.content().to_vec(),
+                    line.end(),
+                    line.number(),
+                ));
+            }
+            let mut got = vec![];
+            let mut scan = LineScan::new();
+            let (stop, next) = each_lf_line(
+                &block,
+                first,
+                &mut scan,
+                Some(b','),
+                |at, line, scan, read| {
+                    let content = line.content().to_vec();
+                    assert_eq!(&block[at..at + content.len()], &content[..]);
+                    let mut alone = LineScan::new();
+                    assert_eq!(read, alone.read(&content, Some(b',')));
+                    if read {
+                        assert_eq!(summary(scan), summary(&alone));
+                    }
+                    got.push((content, line.end(), line.number()));
+                },
+            );
+            assert_eq!(next - first, got.len() as u64);
+            // It stops only at a line that does not end with LF alone.
+            if let Some(line) = want.get(got.len()) {
+                assert_ne!(line.1, LineEnd::Lf, "{block:?}");
+            }
+            assert_eq!(stop == block.len(), got.len() == want.len());
+            let mut rest =
+                LineReader::in_place_from(block.clone(), stop, next);
+            while let Some(line) = rest.next_line().unwrap() {
+                got.push((line.content().to_vec(), line.end(), line.number()));
+            }
+            assert_eq!(got, want, "{block:?}");
         }
     }
 
