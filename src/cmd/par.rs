@@ -266,21 +266,8 @@ impl Lines {
         self.lf_only
     }
 
-    /// A reader of the lines, numbered as in their input.
-    pub fn reader(&self) -> LineReader<&[u8]> {
-        LineReader::continuing(&self.bytes[..], self.first)
-    }
-
     /// A reader of the lines, numbered as in their input, and then of
     /// what `then` gives, numbered on.
-    pub fn reader_then<T: Read>(
-        &self,
-        then: T,
-    ) -> LineReader<io::Chain<&[u8], T>> {
-        LineReader::continuing(self.bytes[..].chain(then), self.first)
-    }
-
-    /// As [`Lines::reader_then`], keeping the lines.
     pub fn into_reader_then<T: Read>(
         self,
         then: T,
@@ -1326,9 +1313,8 @@ mod tests {
 
     impl Work for Groups {
         fn work(&mut self, batch: &mut Batch) {
-            let mut lines = batch.lines.reader();
             let (mut group, mut k) = (vec![], 0);
-            while let Some(line) = lines.next_line().unwrap() {
+            batch.lines.each(|line| {
                 if line.content().first() == Some(&b'[') {
                     batch.out.append(&mut group);
                     k = 0;
@@ -1336,7 +1322,7 @@ mod tests {
                 k += 1;
                 group.extend_from_slice(format!("{k} ").as_bytes());
                 group.extend_from_slice(line.raw());
-            }
+            });
             if !batch.cut_short {
                 batch.out.append(&mut group);
             }
