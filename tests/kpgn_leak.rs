@@ -54,7 +54,7 @@ use std::fs;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-use chesspipe::cmd::kpgn_filter::filter_batches;
+use chesspipe::cmd::kpgn_filter::{filter_batches, filter_file_batches};
 use chesspipe::cmd::par::BATCH_BYTES;
 use chesspipe::diag::{Diagnostic, Severity};
 use chesspipe::kpgn::{filter_reader, Config, Side};
@@ -1646,7 +1646,43 @@ fn check_file(file: &File) -> Result<(), String> {
             file.threads, file.batch_bytes, many.0, many.1
         )));
     }
+    let mapped =
+        filter_mapped(&config, file.threads, file.batch_bytes, &input);
+    if mapped != one {
+        return Err(context(format!(
+            "{} threads, batches of {} bytes mapped from a file: output\n{}\n--- messages: {:?}",
+            file.threads, file.batch_bytes, mapped.0, mapped.1
+        )));
+    }
     Ok(())
+}
+
+/// [`filter_file`] of `input` written to a file, whose batches are mapped
+/// from it (as kpgn-filter reads a file it is given).
+fn filter_mapped(
+    config: &Config,
+    threads: usize,
+    batch_bytes: usize,
+    input: &str,
+) -> (String, Vec<Diagnostic>, bool) {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir()
+        .join(format!("chesspipe-leak-{}-{n}.kpgn", std::process::id()));
+    std::fs::write(&path, input).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+    let any = filter_file_batches(
+        config,
+        threads,
+        batch_bytes,
+        &file,
+        &mut out,
+        &mut report,
+    )
+    .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    (String::from_utf8(out).unwrap(), report, any)
 }
 
 #[test]

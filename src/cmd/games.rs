@@ -2,7 +2,8 @@
 //! a sink (the filter, the referee), an input of more than one batch of
 //! lines on several threads.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, Seek, SeekFrom, Write};
 
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
@@ -11,7 +12,7 @@ use crate::cmd::par::{self, Batch, End, Work};
 use crate::diag::{self, Diagnostic, Failure, Report, Severity};
 use crate::kpgn::read::Sink;
 use crate::kpgn::{Cuts, Reader, OUT_BUFFER};
-use crate::lines::{Line, LineReader};
+use crate::lines::LineReader;
 
 /// Reads every game of `sources`, in order, with readers that `make`
 /// makes, to stdout; an input of more than one batch of lines on
@@ -41,15 +42,16 @@ where
     let mut counts = Counts::default();
     for source in sources {
         msgs.set_input(&source.name());
-        match source.open() {
-            Ok(rdr) => {
+        match source.open_file() {
+            Ok(opened) => {
                 let mut report = Strict { strict, report: &mut *msgs };
                 let batches = par::BATCH_BYTES;
                 let read = read_input(
                     make,
                     threads,
                     batches,
-                    rdr,
+                    opened.reader,
+                    opened.file.as_ref(),
                     &mut wtr,
                     &mut report,
                 )?;
@@ -93,10 +95,12 @@ impl Report for Strict<'_> {
     }
 }
 
-/// Reads one input on `threads` threads, in batches of `batch_bytes` (small
-/// batches put the cuts between batches to the test): how many games
-/// passed and failed. The output and the reports are
-/// the same whatever the number of threads.
+/// Reads one input, `rdr`, on `threads` threads, in batches of
+/// `batch_bytes` (small batches put the cuts between batches to the
+/// test): how many games passed and failed. The output and the reports
+/// are the same whatever the number of threads. When `rdr` reads a file
+/// as it is, `file` is a handle of it, and the batches are mapped from it
+/// ([`par::run_file`]).
 ///
 /// The reading thread cuts the input into batches only before a line that
 /// starts a game for a reader that has nothing open there ([`Cuts`]), so
@@ -111,11 +115,13 @@ impl Report for Strict<'_> {
 /// # Errors
 ///
 /// A failure to write to `wtr`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn read_input<S, F>(
     make: &F,
     threads: usize,
     batch_bytes: usize,
     rdr: impl io::Read,
+    file: Option<&File>,
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<Counts>
@@ -132,7 +138,7 @@ where
             threads,
             batch_bytes,
             &mut reader,
-            lines,
+            (lines, file),
             wtr,
             report,
             &mut tally,
@@ -176,7 +182,7 @@ fn parallel<S, F, R>(
     threads: usize,
     batch_bytes: usize,
     reader: &mut Reader<S>,
-    mut lines: LineReader<R>,
+    (mut lines, file): (LineReader<R>, Option<&File>),
     wtr: &mut dyn Write,
     report: &mut dyn Report,
     tally: &mut Tally,
@@ -188,36 +194,43 @@ where
 {
     let workers = (0..threads).map(|_| Worker { make }).collect();
     let mut cuts = Cuts::default();
-    let cut = |line: &Line<'_>| cuts.starts_game(line.content());
+    let cut = |line: &[u8]| cuts.starts_game(line);
     let mut carry = None;
-    let end = par::run(&mut lines, workers, batch_bytes, cut, |b| {
-        if carry.is_some() {
-            // The worker read the batch as if nothing were open before it.
-            let mut again = make();
-            again.carry_on(carry);
-            b.out.clear();
-            b.diagnostics.clear();
-            read_batch(&mut again, b);
-        }
-        carry = b.carry;
-        for mut d in b.diagnostics.drain(..) {
-            d.game = d.game.map(|n| n + tally.games);
-            report.report(d);
-        }
-        tally.passed += b.selected;
-        tally.games += b.records;
-        wtr.write_all(&b.out)?;
-        Ok(true)
-    })?;
+    let end =
+        par::run_file(&mut lines, file, workers, batch_bytes, cut, |b| {
+            if carry.is_some() {
+                // The worker read the batch as if nothing were open before it.
+                let mut again = make();
+                again.carry_on(carry);
+                b.out.clear();
+                b.diagnostics.clear();
+                read_batch(&mut again, b);
+            }
+            carry = b.carry;
+            for mut d in b.diagnostics.drain(..) {
+                d.game = d.game.map(|n| n + tally.games);
+                report.report(d);
+            }
+            tally.passed += b.selected;
+            tally.games += b.records;
+            wtr.write_all(&b.out)?;
+            Ok(true)
+        })?;
     reader.carry_on(carry);
-    if let End::Uncut(held) = end {
-        let mut rest = held.into_reader_then(lines.into_rest());
-        let mut out = Vec::with_capacity(OUT_BUFFER);
-        reader.number_from(tally.games);
-        reader.lines(&mut rest, &mut out, Some(wtr), report, true)
-    } else {
-        Ok(())
-    }
+    let (held, rest): (_, Box<dyn io::Read + '_>) = match end {
+        End::Done => return Ok(()),
+        End::Uncut(held) => (held, Box::new(lines.into_rest())),
+        End::UncutAt(held, at) => {
+            // A mapped file: its rest from where the batches stopped.
+            let mut file = file.expect("only a file is mapped");
+            file.seek(SeekFrom::Start(at)).map_err(Failure::Read)?;
+            (held, Box::new(file))
+        }
+    };
+    let mut rest = held.into_reader_then(rest);
+    let mut out = Vec::with_capacity(OUT_BUFFER);
+    reader.number_from(tally.games);
+    reader.lines(&mut rest, &mut out, Some(wtr), report, true)
 }
 
 /// Reads the games of `batch` with `reader` (a new one, or one carrying
@@ -227,7 +240,7 @@ fn read_batch<S: Sink>(reader: &mut Reader<S>, batch: &mut Batch) {
     reader.ends_at_cut(batch.cut);
     let first = batch.lines.first();
     let (out, report) = (&mut batch.out, &mut batch.diagnostics);
-    reader.lines_in(batch.lines.buffer(), first, out, report, last);
+    reader.lines_in(batch.lines.bytes(), first, out, report, last);
     let (passed, failed) = reader.counts();
     batch.selected = passed;
     batch.records = passed + failed;

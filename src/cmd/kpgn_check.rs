@@ -58,7 +58,14 @@ pub fn check_batches(
     report: &mut dyn Report,
 ) -> io::Result<(u64, u64)> {
     let make = || Check::check(config);
-    let counts =
-        games::read_input(&make, threads, batch_bytes, rdr, wtr, report)?;
+    let counts = games::read_input(
+        &make,
+        threads,
+        batch_bytes,
+        rdr,
+        None,
+        wtr,
+        report,
+    )?;
     Ok((counts.passed, counts.failed))
 }

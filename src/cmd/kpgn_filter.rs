@@ -2,6 +2,7 @@
 //! player, to stdout (see [`games`](crate::cmd::games) for inputs read
 //! on several threads).
 
+use std::fs::File;
 use std::io::{self, Write};
 
 use crate::cmd::cli::Outcome;
@@ -52,8 +53,42 @@ pub fn filter_batches(
     report: &mut dyn Report,
 ) -> io::Result<bool> {
     let make = || Filter::new(config);
-    let counts =
-        games::read_input(&make, threads, batch_bytes, rdr, wtr, report)?;
+    let counts = games::read_input(
+        &make,
+        threads,
+        batch_bytes,
+        rdr,
+        None,
+        wtr,
+        report,
+    )?;
+    Ok(counts.any())
+}
+
+/// [`filter_batches`] of a file, its batches mapped from it, as
+/// kpgn-filter reads a file named on its command line.
+///
+/// # Errors
+///
+/// A failure to write to `wtr`.
+pub fn filter_file_batches(
+    config: &Config,
+    threads: usize,
+    batch_bytes: usize,
+    file: &File,
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<bool> {
+    let make = || Filter::new(config);
+    let counts = games::read_input(
+        &make,
+        threads,
+        batch_bytes,
+        file,
+        Some(file),
+        wtr,
+        report,
+    )?;
     Ok(counts.any())
 }
 
@@ -157,6 +192,49 @@ mod tests {
     /// Games behind escape lines are never certain starts: past
     /// `MAX_UNCUT` batch sizes, the rest of the input is read on the
     /// calling thread, with the same result.
+    /// A file is read in batches mapped from it: the same output and
+    /// reports as one thread gives, whatever the threads and the batch
+    /// size, the batches that find no cut included.
+    #[test]
+    fn a_mapped_file_gives_what_one_thread_gives() {
+        let mut rng = Rng::new(23);
+        let dir = std::env::temp_dir()
+            .join(format!("chesspipe-kpgn-mapped-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for round in 0..60 {
+            let n = rng.below(150);
+            let mut input = pieces(&mut rng, n);
+            if round % 10 == 3 {
+                // A long stretch where no batch may end.
+                let game = "%e\n[Event \"e\"]\n1. e4 {(:)} e5 {(:)} *\n\n";
+                input.extend_from_slice(game.repeat(300).as_bytes());
+                input.extend_from_slice(&pieces(&mut rng, 20));
+            }
+            let config = &configs()[round % 3];
+            let want = filtered(config, 1, par::BATCH_BYTES, &input[..]);
+            let path = dir.join(format!("{round}.kpgn"));
+            std::fs::write(&path, &input).unwrap();
+            let file = File::open(&path).unwrap();
+            let threads = 2 + rng.below(3);
+            let batch_bytes = 1 + rng.below(400);
+            let (mut out, mut report) = (vec![], vec![]);
+            let any = filter_file_batches(
+                config,
+                threads,
+                batch_bytes,
+                &file,
+                &mut out,
+                &mut report,
+            )
+            .unwrap();
+            assert!(
+                (out, report, any) == want,
+                "round {round}: {threads} threads, batches of {batch_bytes}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn an_input_that_cannot_be_cut_is_read_on_one_thread() {
         let game = "%escape\n[Event \"e\"]\n1. e4 {(:)} e5 {(Xe4:d5)} *\n\n";

@@ -187,14 +187,6 @@ impl Lines {
         }
     }
 
-    /// The batch's own buffer of its lines (mapped lines are copied into
-    /// it first), for a reader that reads them where they lie and gives
-    /// the buffer back as it was.
-    pub fn buffer(&mut self) -> &mut Vec<u8> {
-        self.own();
-        &mut self.bytes
-    }
-
     /// Lends each line in turn, numbered as in its input, read where it
     /// is ([`LineReader::in_place`]): the bytes are not copied again.
     pub fn each(&mut self, each: impl FnMut(Line<'_>)) {
@@ -269,9 +261,10 @@ impl Lines {
     /// A reader of the lines, numbered as in their input, and then of
     /// what `then` gives, numbered on.
     pub fn into_reader_then<T: Read>(
-        self,
+        mut self,
         then: T,
     ) -> LineReader<io::Chain<io::Cursor<Vec<u8>>, T>> {
+        self.own();
         let first = self.first;
         LineReader::continuing(io::Cursor::new(self.bytes).chain(then), first)
     }
@@ -561,8 +554,8 @@ mod map {
     use std::os::unix::io::AsRawFd;
     use std::sync::Arc;
 
-    use super::WINDOW;
-    use crate::lines::last_line_end;
+    use super::{BatchEnd, WINDOW};
+    use crate::lines::{find_line_end, last_line_end};
 
     /// A part of a file mapped into memory, read only; unmapped when the
     /// last batch that holds it is done with it.
@@ -660,40 +653,142 @@ mod map {
             }
             let mut want = size;
             loop {
-                let (start, window) = match &self.window {
-                    Some((start, w))
-                        if self.pos
-                            + (want as u64).min(self.size - self.pos)
-                            <= start + w.len as u64 =>
-                    {
-                        (*start, Arc::clone(w))
-                    }
-                    _ => {
-                        let start = self.pos / self.page * self.page;
-                        let len = (want + (self.pos - start) as usize)
-                            .max(WINDOW)
-                            .min((self.size - start) as usize);
-                        let w = Arc::new(Window::new(self.file, start, len)?);
-                        self.window = Some((start, Arc::clone(&w)));
-                        (start, w)
-                    }
-                };
-                let from = (self.pos - start) as usize;
-                let to = (from + want).min(window.len);
-                let end_of_file = start + to as u64 == self.size;
+                let (window, Range { start: from, end: to }, end_of_file) =
+                    self.cover(want)?;
                 let cut = match end_of_file {
                     true => Some(to),
                     false => last_line_end(&window.bytes()[from..to])
                         .map(|cut| from + cut),
                 };
                 if let Some(cut) = cut {
-                    self.pos = start + cut as u64;
+                    self.advance(cut - from);
                     return Ok(Some(from..cut));
                 }
                 // No line ends in the batch: a longer one, in a larger
                 // window if need be.
                 want = want.saturating_mul(2);
             }
+        }
+
+        /// The range, in the current window, of the next batch of
+        /// records that run over lines (games): whole lines of `size`
+        /// bytes or more, up to the first line after them whose content
+        /// (line end left out) `cut` says starts a record, which starts
+        /// the next batch; `None` at the end. `cut` sees each line after
+        /// the first `size` bytes once, in order, until it says yes. With
+        /// [`BatchEnd::Uncut`], no such line came within `max` bytes: the
+        /// batch ends after the line that passed them.
+        pub fn next_cut_batch(
+            &mut self,
+            size: usize,
+            max: usize,
+            cut: &mut impl FnMut(&[u8]) -> bool,
+        ) -> io::Result<Option<(Range<usize>, BatchEnd)>> {
+            if self.pos >= self.size {
+                return Ok(None);
+            }
+            let mut want = size;
+            // Where the lines after the first `size` bytes start, once
+            // known, from the batch's start; then the next line to show.
+            let mut at = None;
+            loop {
+                let (window, Range { start: from, end: to }, end_of_file) =
+                    self.cover(want)?;
+                let bytes = &window.bytes()[from..to];
+                let mut next = match at {
+                    Some(at) => at,
+                    None if end_of_file && bytes.len() <= want => {
+                        self.advance(bytes.len());
+                        return Ok(Some((from..to, BatchEnd::Eof)));
+                    }
+                    // Whole lines of `size` bytes, or the first line if
+                    // it is longer.
+                    None => match last_line_end(&bytes[..want]) {
+                        Some(end) => end,
+                        None => {
+                            want = want.saturating_mul(2);
+                            continue;
+                        }
+                    },
+                };
+                loop {
+                    let rest = &bytes[next..];
+                    if rest.is_empty() && end_of_file {
+                        self.advance(bytes.len());
+                        return Ok(Some((from..to, BatchEnd::Eof)));
+                    }
+                    // A line whose end lies in what is mapped (a CR at
+                    // its end may be half a CR LF), or the last line.
+                    let line = match find_line_end(rest) {
+                        Some((end, after))
+                            if end_of_file || after < rest.len() =>
+                        {
+                            Some((end, after))
+                        }
+                        None if end_of_file => Some((rest.len(), rest.len())),
+                        _ => None,
+                    };
+                    let Some((end, after)) = line else { break };
+                    if cut(&rest[..end]) {
+                        self.advance(next);
+                        return Ok(Some((from..from + next, BatchEnd::Cut)));
+                    }
+                    next += after;
+                    if next > max {
+                        self.advance(next);
+                        return Ok(Some((from..from + next, BatchEnd::Uncut)));
+                    }
+                }
+                at = Some(next);
+                // The rest of the line is not mapped yet.
+                want = want.max(next).saturating_mul(2);
+            }
+        }
+
+        /// The next batch starts `n` bytes further on.
+        fn advance(&mut self, n: usize) {
+            self.pos += n as u64;
+        }
+
+        /// The file's bytes from where the next batch starts, `want` of
+        /// them or up to the end of the file, in the window that holds
+        /// them (mapped if no window does): the window, their range in
+        /// it, and whether they run to the end of the file.
+        fn cover(
+            &mut self,
+            want: usize,
+        ) -> io::Result<(Arc<Window>, Range<usize>, bool)> {
+            let (start, window) = match &self.window {
+                Some((start, w))
+                    if self.pos + (want as u64).min(self.size - self.pos)
+                        <= start + w.len as u64 =>
+                {
+                    (*start, Arc::clone(w))
+                }
+                _ => {
+                    let start = self.pos / self.page * self.page;
+                    let len = (want + (self.pos - start) as usize)
+                        .max(WINDOW)
+                        .min((self.size - start) as usize);
+                    let w = Arc::new(Window::new(self.file, start, len)?);
+                    self.window = Some((start, Arc::clone(&w)));
+                    (start, w)
+                }
+            };
+            let from = (self.pos - start) as usize;
+            let to = (from + want).min(window.len);
+            let end_of_file = start + to as u64 == self.size;
+            Ok((window, from..to, end_of_file))
+        }
+
+        /// Where the next batch starts in the file.
+        pub fn pos(&self) -> u64 {
+            self.pos
+        }
+
+        /// Maps the first window: whether mapping works.
+        pub fn probe(&mut self) -> io::Result<()> {
+            self.cover(1).map(|_| ())
         }
     }
 }
@@ -727,6 +822,21 @@ pub enum End {
     /// sizes: every batch before these lines was emitted, and the caller
     /// reads these lines, then the rest of the input, on its own.
     Uncut(Lines),
+    /// As `Uncut`, for a file that was mapped ([`run_file`]): the rest of
+    /// the input is the rest of the file from this offset.
+    UncutAt(Lines, u64),
+}
+
+/// Where a batch of [`map::Windows::next_cut_batch`] ends.
+#[cfg(unix)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BatchEnd {
+    /// Before a line where the next batch may start.
+    Cut,
+    /// At the end of the file.
+    Eof,
+    /// Nowhere a batch may end came within the most bytes a batch holds.
+    Uncut,
 }
 
 /// Reads the rest of `lines` in batches, has `workers` (one thread each)
@@ -811,6 +921,124 @@ where
             return Ok(End::Done);
         }
         read.map(|()| End::Done).map_err(Failure::Read)
+    })
+}
+
+/// [`run`] for an input that is a file, `file`, read by `lines` so far:
+/// the rest of the file is mapped into memory a window at a time, and
+/// each batch is a range of a window, as [`run_file_lines`] reads one,
+/// with no copy of its bytes. `cut` sees the content of each line (its
+/// line end left out) after a batch has filled, as in [`run`]. A batch
+/// that finds no cut ends the parallel reading with
+/// [`End::UncutAt`].
+///
+/// Falls back to [`run`] where mapping does not work (not a unix
+/// system, not a regular file, a mapping refused).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_file<R, W, C, E>(
+    lines: &mut LineReader<R>,
+    file: Option<&File>,
+    workers: Vec<W>,
+    batch_bytes: usize,
+    mut cut: C,
+    emit: E,
+) -> Result<End, Failure>
+where
+    R: Read,
+    W: Work,
+    C: FnMut(&[u8]) -> bool,
+    E: FnMut(&mut Batch) -> io::Result<bool>,
+{
+    #[cfg(unix)]
+    if let Some(file) = file {
+        let size =
+            file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        let start = lines.consumed();
+        if let Some(size) = size.filter(|&size| size > start) {
+            let first = lines.number() + 1;
+            let mut windows = map::Windows::new(file, start, size);
+            // The first window mapped, or reading goes the usual way.
+            if windows.probe().is_ok() {
+                let read = (windows, first);
+                return run_mapped_cut(read, workers, batch_bytes, cut, emit);
+            }
+        }
+    }
+    let _ = file;
+    run(lines, workers, batch_bytes, |line| cut(line.content()), emit)
+}
+
+/// [`run_file`] once the file is known to be mappable: its windows from
+/// where reading starts, and the number of the first line there.
+#[cfg(unix)]
+fn run_mapped_cut<W, C, E>(
+    read: (map::Windows<'_>, u64),
+    workers: Vec<W>,
+    batch_bytes: usize,
+    mut cut: C,
+    mut emit: E,
+) -> Result<End, Failure>
+where
+    W: Work,
+    C: FnMut(&[u8]) -> bool,
+    E: FnMut(&mut Batch) -> io::Result<bool>,
+{
+    let (mut windows, mut first) = read;
+    let batch_bytes = batch_bytes.max(1);
+    let max = batch_bytes.saturating_mul(MAX_UNCUT);
+    thread::scope(|scope| {
+        let mut pool = Pool { idle: workers, order: None };
+        let mut spare: Vec<Batch> = vec![];
+        let mut batch: Option<Batch> = None;
+        loop {
+            let (range, how) =
+                match windows.next_cut_batch(batch_bytes, max, &mut cut) {
+                    Ok(Some(next)) => next,
+                    Ok(None) => break,
+                    Err(e) => {
+                        let go_on = match batch.take() {
+                            Some(batch) => {
+                                pool.finish(scope, batch, true, &mut emit)?
+                            }
+                            None => pool.drain(&mut emit)?,
+                        };
+                        if !go_on {
+                            return Ok(End::Done);
+                        }
+                        return Err(Failure::Read(e));
+                    }
+                };
+            let mut next = spare.pop().unwrap_or_default();
+            let window = windows.current();
+            let bytes = &window.bytes()[range.clone()];
+            next.lines.first = first;
+            let ends = line_ends(bytes);
+            first += ends.count;
+            next.lines.lf_only =
+                ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
+            next.lines.mapped = Some((window, range));
+            next.cut = how == BatchEnd::Cut;
+            if let Some(full) = batch.take() {
+                if !pool.pass(scope, full, &mut spare, &mut emit)? {
+                    return Ok(End::Done);
+                }
+            }
+            if how == BatchEnd::Uncut {
+                if !pool.drain(&mut emit)? {
+                    return Ok(End::Done);
+                }
+                return Ok(End::UncutAt(next.lines, windows.pos()));
+            }
+            batch = Some(next);
+        }
+        match batch {
+            Some(batch) => pool.finish(scope, batch, false, &mut emit)?,
+            None => pool.drain(&mut emit)?,
+        };
+        Ok(End::Done)
     })
 }
 
@@ -1381,8 +1609,123 @@ mod tests {
                     out.extend_from_slice(&batch.out);
                     assert!(out == want.out);
                 }
+                End::UncutAt(..) => panic!("only a file is mapped"),
             }
         }
+    }
+
+    /// [`Groups`] with each line's number.
+    struct NumberedGroups;
+
+    impl Work for NumberedGroups {
+        fn work(&mut self, batch: &mut Batch) {
+            let (mut group, mut k) = (vec![], 0);
+            batch.lines.each(|line| {
+                if line.content().first() == Some(&b'[') {
+                    batch.out.append(&mut group);
+                    k = 0;
+                }
+                k += 1;
+                let label = format!("{}:{k} ", line.number());
+                group.extend_from_slice(label.as_bytes());
+                group.extend_from_slice(line.raw());
+            });
+            if !batch.cut_short {
+                batch.out.append(&mut group);
+            }
+        }
+    }
+
+    /// A file cut into mapped batches where `cut` allows reads as the
+    /// lines read one by one, whatever the line ends (CR LF, NEL and LS
+    /// across the end of what is mapped included), the lines longer than
+    /// a window, the last line without an end, and the batches with no
+    /// cut (the rest read from the file on this thread).
+    #[test]
+    fn mapped_batches_start_only_where_cut_allows() {
+        use std::io::Seek;
+
+        const ENDS: &[&[u8]] =
+            &[b"\n", b"\r\n", b"\r", b"\xc2\x85", b"\xe2\x80\xa8"];
+        let mut rng = Rng::new(11);
+        let dir = std::env::temp_dir()
+            .join(format!("chesspipe-mapped-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for round in 0..60 {
+            let n = [0, 3, 300, 3000, 40_000][round % 5];
+            let mut input = vec![];
+            for _ in 0..n {
+                if rng.below(10) == 0 {
+                    input.push(b'[');
+                }
+                let long = rng.below(2000) == 0;
+                let len = if long { 2 * WINDOW } else { rng.below(40) };
+                input.extend(std::iter::repeat_n(b'x', len));
+                input.extend_from_slice(ENDS[rng.below(ENDS.len())]);
+            }
+            if round % 4 == 1 {
+                // The last line without its end.
+                input.extend_from_slice(b"[last");
+            }
+            let want = {
+                let mut batch = Batch::default();
+                let mut lines = LineReader::new(&input[..]);
+                while let Some(line) = lines.next_line().unwrap() {
+                    batch.lines.push(line);
+                }
+                NumberedGroups.work(&mut batch);
+                batch.out
+            };
+            let path = dir.join(format!("{round}.txt"));
+            std::fs::write(&path, &input).unwrap();
+            let file = File::open(&path).unwrap();
+            let mut lines =
+                LineReader::with_capacity(64, File::open(&path).unwrap());
+            let threads = 1 + rng.below(3);
+            let batch_bytes = [1, 100, 5000, 70_000][rng.below(4)];
+            // As Cuts does: a cut needs a line shown just before, which
+            // was not a cut.
+            let mut shown = false;
+            let cut = |line: &[u8]| {
+                let yes = shown && line.first() == Some(&b'[');
+                shown = !yes;
+                yes
+            };
+            let mut out = vec![];
+            let workers = (0..threads).map(|_| NumberedGroups).collect();
+            let end = run_file(
+                &mut lines,
+                Some(&file),
+                workers,
+                batch_bytes,
+                cut,
+                |b| {
+                    out.extend_from_slice(&b.out);
+                    Ok(true)
+                },
+            );
+            match end.unwrap() {
+                End::Done => {}
+                End::Uncut(_) => panic!("a file that maps is read mapped"),
+                End::UncutAt(held, at) => {
+                    assert!(held.len() > batch_bytes * MAX_UNCUT);
+                    let mut rest = &file;
+                    rest.seek(io::SeekFrom::Start(at)).unwrap();
+                    let mut rdr = held.into_reader_then(rest);
+                    let mut batch = Batch::default();
+                    while let Some(line) = rdr.next_line().unwrap() {
+                        batch.lines.push(line);
+                    }
+                    NumberedGroups.work(&mut batch);
+                    out.extend_from_slice(&batch.out);
+                }
+            }
+            assert!(
+                out == want,
+                "round {round}: {threads} threads, batches of {batch_bytes}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// With no line where a batch may end, reading stops once a batch

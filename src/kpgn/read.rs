@@ -1179,11 +1179,11 @@ impl<S: Sink> Reader<S> {
                 Ok(eof) => eof,
                 Err(err) => {
                     // The whole lines read before the error are read.
-                    self.process(out, report);
+                    self.process_own(out, report);
                     break Err(Failure::Read(err));
                 }
             };
-            self.process(out, report);
+            self.process_own(out, report);
             // What is before the open game is final.
             let settled =
                 if self.in_game { self.game.sink.mark() } else { out.len() };
@@ -1200,7 +1200,9 @@ impl<S: Sink> Reader<S> {
                 break Ok(());
             }
         };
-        self.end_lines(read.is_ok() && last, out, report);
+        let input = std::mem::take(&mut self.input);
+        self.end_lines(&input, read.is_ok() && last, out, report);
+        self.input = input;
         if let Some(wtr) = wtr {
             wtr.write_all(out).map_err(Failure::Write)?;
             out.clear();
@@ -1209,24 +1211,22 @@ impl<S: Sink> Reader<S> {
     }
 
     /// As [`Reader::lines`] for lines that are all in memory already,
-    /// whole (a batch of an input cut into batches), numbered from
-    /// `first`: read where they lie, with no copy. `bytes` is lent to the
-    /// reader and given back unchanged; all the output stays in `out`.
+    /// whole (a batch of an input cut into batches, a mapped file's
+    /// included), numbered from `first`: read where they lie, with no
+    /// copy. All the output stays in `out`.
     pub fn lines_in(
         &mut self,
-        bytes: &mut Vec<u8>,
+        bytes: &[u8],
         first: u64,
         out: &mut Vec<u8>,
         report: &mut dyn Report,
         last: bool,
     ) {
-        std::mem::swap(&mut self.input, bytes);
-        let n = self.input.len();
+        let n = bytes.len();
         (self.end, self.pos, self.whole) = (n, 0, n);
         self.known = (0, first);
-        self.process(out, report);
-        self.end_lines(last, out, report);
-        std::mem::swap(&mut self.input, bytes);
+        self.process(bytes, out, report);
+        self.end_lines(bytes, last, out, report);
         (self.end, self.pos, self.whole) = (0, 0, 0);
     }
 
@@ -1235,12 +1235,13 @@ impl<S: Sink> Reader<S> {
     /// which a reader of the whole input would have lost, is left out.
     fn end_lines(
         &mut self,
+        input: &[u8],
         last: bool,
         out: &mut Vec<u8>,
         report: &mut dyn Report,
     ) {
         if last {
-            self.finish(out, report);
+            self.finish(input, out, report);
             if !self.cut_end {
                 if let Some(error) = self.carry.and_then(|c| c.at_end()) {
                     report.report(error);
@@ -1261,7 +1262,9 @@ impl<S: Sink> Reader<S> {
     ) -> io::Result<bool> {
         let keep = if self.in_game { self.game.core.start } else { self.pos };
         if keep > 0 {
-            self.line_of(keep);
+            let input = std::mem::take(&mut self.input);
+            self.line_of(&input, keep);
+            self.input = input;
             self.input.copy_within(keep..self.end, 0);
             self.end -= keep;
             self.pos -= keep;
@@ -1310,56 +1313,78 @@ impl<S: Sink> Reader<S> {
 
     /// The number of the line that `at` (a line start at or after the
     /// last one asked for) starts.
-    fn line_of(&mut self, at: usize) -> u64 {
+    fn line_of(&mut self, input: &[u8], at: usize) -> u64 {
         let (from, number) = self.known;
-        let n = number + count_line_ends(&self.input[from..at]);
+        let n = number + count_line_ends(&input[from..at]);
         self.known = (at, n);
         n
     }
 
-    /// Reads the whole lines read.
-    fn process(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+    /// [`Reader::process`] of the reader's own buffer.
+    fn process_own(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+        let input = std::mem::take(&mut self.input);
+        self.process(&input, out, report);
+        self.input = input;
+    }
+
+    /// Reads the whole lines of `input` (the reader's own buffer, or the
+    /// lines lent to it).
+    fn process(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
         while self.pos < self.whole {
             if self.in_game {
-                let input = &self.input;
                 let (pos, stop) =
                     self.game.read(input, self.pos, self.whole, out);
                 self.pos = pos;
                 match stop {
                     Stop::More => return,
                     Stop::Ended(at) => {
-                        self.end_game(at, false, out, report);
+                        self.end_game(input, at, false, out, report);
                         self.pos = at;
                     }
                     Stop::Boundary(at) => {
-                        self.end_game(at, true, out, report);
+                        self.end_game(input, at, true, out, report);
                         self.pos = at;
                     }
                 }
             } else {
-                self.outside(out, report);
+                self.outside(input, out, report);
             }
         }
     }
 
     /// Ends the input: the open game ends.
-    pub fn finish(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+    fn finish(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
         if self.in_game {
-            self.end_game(self.end, self.cut_end, out, report);
+            self.end_game(input, self.end, self.cut_end, out, report);
         }
     }
 
     /// A line while no game is open: a blank line, text outside games, or
     /// the first line of a game.
-    fn outside(&mut self, out: &mut Vec<u8>, report: &mut dyn Report) {
+    fn outside(
+        &mut self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        report: &mut dyn Report,
+    ) {
         let start = self.pos;
-        let (end, next) = line_end(&self.input, start, self.whole);
+        let (end, next) = line_end(input, start, self.whole);
         if let Some(carry) = self.carry.take() {
             // The line that cut a game with something open: it is part of
             // what was open, and the rest of the game follows it.
             self.written = false;
             self.in_game = true;
-            let line = self.line_of(next);
+            let line = self.line_of(input, next);
             let game = &mut self.game;
             game.core = Core::new(next, line);
             let core = &mut game.core;
@@ -1372,11 +1397,11 @@ impl<S: Sink> Reader<S> {
             self.pos = next;
             return;
         }
-        let content = &self.input[start..end];
+        let content = &input[start..end];
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
             if self.written {
-                out.extend_from_slice(&self.input[start..next]);
+                out.extend_from_slice(&input[start..next]);
             }
             self.pos = next;
             return;
@@ -1389,12 +1414,12 @@ impl<S: Sink> Reader<S> {
             self.brace = false;
             Some(0)
         } else {
-            self.game_in(start, end)
+            self.game_in(content)
         };
         let Some(skip) = skip else {
             self.written = false;
             if !escape {
-                let line = self.line_of(start);
+                let line = self.line_of(input, start);
                 self.text_outside(line, report);
             }
             self.pos = next;
@@ -1403,7 +1428,7 @@ impl<S: Sink> Reader<S> {
         self.in_game = true;
         self.warned = false;
         self.written = false;
-        let line = self.line_of(start);
+        let line = self.line_of(input, start);
         let game = &mut self.game;
         game.core = Core::new(start, line);
         game.sink.start(start + skip, out);
@@ -1412,18 +1437,17 @@ impl<S: Sink> Reader<S> {
             // gets its Filtered tag there).
             game.core.phase = Phase::Movetext;
             game.core.at_line_start = false;
-            let (input, whole) = (&self.input, self.whole);
+            let whole = self.whole;
             game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
         self.pos = start + skip;
     }
 
-    /// Where a game starts in the line `start..end` of text outside games:
+    /// Where a game starts in the line `content` of text outside games:
     /// after the end of a comment open from earlier lines, if something
     /// other than comments follows; `None` if the line holds only
     /// comments (or an escape line, or a `;` comment).
-    fn game_in(&mut self, start: usize, end: usize) -> Option<usize> {
-        let content = &self.input[start..end];
+    fn game_in(&mut self, content: &[u8]) -> Option<usize> {
         let mut i = 0;
         if self.brace {
             i = lex::find(b'}', content)? + 1;
@@ -1459,13 +1483,14 @@ impl<S: Sink> Reader<S> {
     /// Ends the open game at `end`.
     fn end_game(
         &mut self,
+        input: &[u8],
         end: usize,
         cut: bool,
         out: &mut Vec<u8>,
         report: &mut dyn Report,
     ) {
         self.in_game = false;
-        let input = &self.input[..end];
+        let input = &input[..end];
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
         let (result, written) = self.game.finish(input, end, cut, out);
@@ -1485,7 +1510,7 @@ impl<S: Sink> Reader<S> {
             Ok(true) => self.passed += 1,
             Ok(false) if rest => {}
             Ok(false) => {
-                let line = self.line_of(self.game.core.start);
+                let line = self.line_of(input, self.game.core.start);
                 self.text_outside(line, report)
             }
             Err(error) => {
