@@ -742,6 +742,20 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// Skips a BOM at the start of the input, as asking for the first
+    /// line does, so that [`LineReader::consumed`] counts it: for a
+    /// reader that goes on from there by other means (a mapped file).
+    ///
+    /// # Errors
+    ///
+    /// A read error of the underlying reader.
+    pub fn skip_start(&mut self) -> io::Result<()> {
+        if !self.started {
+            self.skip_bom()?;
+        }
+        Ok(())
+    }
+
     /// Whether the input started with a BOM, which was skipped. Known
     /// once the first line has been asked for.
     pub fn had_bom(&self) -> bool {

@@ -210,6 +210,10 @@ mod tests {
                 input.extend_from_slice(game.repeat(300).as_bytes());
                 input.extend_from_slice(&pieces(&mut rng, 20));
             }
+            if round % 7 == 2 {
+                // A BOM, which no reader sees.
+                input.splice(0..0, crate::lines::BOM.iter().copied());
+            }
             let config = &configs()[round % 3];
             let want = filtered(config, 1, par::BATCH_BYTES, &input[..]);
             let path = dir.join(format!("{round}.kpgn"));

@@ -956,6 +956,8 @@ where
     if let Some(file) = file {
         let size =
             file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        // A BOM that starts the input is no part of its first line.
+        lines.skip_start().map_err(Failure::Read)?;
         let start = lines.consumed();
         if let Some(size) = size.filter(|&size| size > start) {
             let first = lines.number() + 1;
@@ -1639,8 +1641,8 @@ mod tests {
     /// A file cut into mapped batches where `cut` allows reads as the
     /// lines read one by one, whatever the line ends (CR LF, NEL and LS
     /// across the end of what is mapped included), the lines longer than
-    /// a window, the last line without an end, and the batches with no
-    /// cut (the rest read from the file on this thread).
+    /// a window, the last line without an end, a BOM, and the batches
+    /// with no cut (the rest read from the file on this thread).
     #[test]
     fn mapped_batches_start_only_where_cut_allows() {
         use std::io::Seek;
@@ -1666,6 +1668,10 @@ mod tests {
             if round % 4 == 1 {
                 // The last line without its end.
                 input.extend_from_slice(b"[last");
+            }
+            if round % 7 == 2 {
+                // A BOM, which is no part of the first line.
+                input.splice(0..0, crate::lines::BOM.iter().copied());
             }
             let want = {
                 let mut batch = Batch::default();
