@@ -661,6 +661,7 @@ impl<S: Sink> Game<S> {
     /// pairs comes first (`Boundary`: the next game starts there, and
     /// this one has an unterminated comment). `limit` is the next line
     /// that starts with `[`, moved on past the lines of the comment.
+    #[inline(always)]
     fn close_comment(
         &mut self,
         input: &[u8],
@@ -789,7 +790,7 @@ impl<S: Sink> Game<S> {
     }
 
     /// A move, `??` if `hidden`, its syntax checked.
-    #[inline]
+    #[inline(always)]
     fn a_move(
         &mut self,
         input: &[u8],
