@@ -482,3 +482,129 @@ fn text_outside_games_warns_and_strict_fails() {
     let out = dir.command(TOOL).arg("-b").stdin(quiet).run();
     assert_eq!(out.code(0).err(), "");
 }
+
+// ---- found by a hostile-input review (2026-11-24) ----
+
+/// Runs kpgn-filter on `input` as a file, with each of `-w` and `-b`
+/// and on one and two threads: the game must be refused (status 2, the
+/// message given, none of `hidden` in the output).
+fn refused(input: &str, says: &str, hidden: &[&str]) {
+    let dir = Dir::new("kpgn-refused");
+    dir.create("g.pgn", input);
+    for side in ["-w", "-b"] {
+        for threads in ["-j1", "-j2"] {
+            let out = dir.command(TOOL).args([side, threads, "g.pgn"]).run();
+            let text = out.out();
+            for h in hidden {
+                assert!(!text.contains(h), "{side} {threads}: {h} in {text}");
+            }
+            out.code(2).says(says);
+        }
+    }
+}
+
+#[test]
+fn a_fen_tag_with_setup_0_is_refused_by_both_tools() {
+    // The referee plays from the standard position when SetUp is 0; the
+    // reader took the side to move from the FEN: `kpgn-check --strict |
+    // kpgn-filter -b` wrote White's moves, attempt and comments.
+    let game = "[Event \"x\"]\n[SetUp \"0\"]\n\
+        [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1\"]\n\
+        [Variant \"Kriegspiel (Berkeley)\"]\n\n\
+        1... e4 {(:) LEAKW1} 2. e5 {(:)} 2... Nf3 {(:exd5) LEAKW2} \
+        3. Nc6 {(:)} 1-0\n";
+    let says = "a FEN tag with [SetUp \"0\"]";
+    refused(game, says, &["LEAKW", "exd5"]);
+    let dir = Dir::new("kpgn-setup0-check");
+    dir.create("g.pgn", game);
+    dir.command("kpgn-check")
+        .args(["--strict", "g.pgn"])
+        .run()
+        .code(2)
+        .says(says);
+}
+
+#[test]
+fn a_fen_tag_the_referee_cannot_read_is_refused() {
+    // Fields apart with tabs or U+00A0: the side to move was taken to be
+    // White, and Black's moves were written for White.
+    let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+    for sep in ["\t", "\u{a0}"] {
+        let fen = ["b", "KQkq", "-", "0", "1"]
+            .iter()
+            .fold(board.to_string(), |f, field| f + sep + field);
+        let game = format!(
+            "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n\
+             e5 {{(:) LEAKB1}} Nf3 {{(:) LEAKW2}} Nc6 {{(:) LEAKB2}} *\n"
+        );
+        refused(&game, "the FEN tag cannot be read", &["LEAK"]);
+    }
+    let fen = format!("{board} b KQkq - 0 1");
+    let two = format!(
+        "[Event \"x\"]\n[FEN \"{fen}\"]\n[FEN \"{fen}\"]\n\n\
+         e5 {{(:) LEAKB1}} Nf3 {{(:) LEAKW2}} *\n"
+    );
+    refused(&two, "a second FEN tag", &["LEAK"]);
+    // Read as it is, the FEN says Black moves first.
+    let one = format!(
+        "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n\
+         1... e5 {{(:) LEAKB1}} 2. Nf3 {{(:) W2}} *\n"
+    );
+    let got = filtered(&["-w"], &one);
+    assert!(got.contains("1... ?? {(:0)} 2. Nf3 {(:) W2} *"), "{got}");
+}
+
+#[test]
+fn a_hidden_move_put_in_for_the_opponents_move_is_refused() {
+    // `??` read as Black's move made Black's Nc6, attempt and comment
+    // White's, in clear.
+    let game = "[Event \"x\"]\n[Result \"0-1\"]\n\n\
+        1. e4 {(:)} e5 {(:)} 2. Qh5 ?? {(:)} Nc6 {(:Qh4) LEAKB} 0-1\n";
+    refused(game, "but black's moves before it are in clear", &["LEAKB"]);
+    // Both sides' moves hidden, or one side's in clear after hidden ones.
+    let both = "[Event \"x\"]\n\n1. ?? {(:0)} ?? {(:0)} *\n";
+    refused(both, "white's moves are hidden already", &[]);
+    let after = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} \
+                 Nc6 {(:) LEAKB} *\n";
+    refused(after, "black's move 'Nc6' is in clear", &["LEAKB"]);
+    // A record that hides all of one side's moves, without its tag, is
+    // read as filtered: nothing of that side's to hide.
+    let view =
+        "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} ?? {(:0)} *\n";
+    let got = filtered(&["-w"], view);
+    assert!(
+        movetext(&got).starts_with("1. e4 {(:)} ?? {(:1)} 2. d4"),
+        "{got}"
+    );
+}
+
+#[test]
+fn unusual_white_space_before_an_attempt_list_is_refused() {
+    // With --keep-comments such a comment was kept as free text, its
+    // attempts in clear.
+    for space in ["\u{2003}", "\u{3000}", "\u{200b}", "\u{feff}", "\u{2029}"] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{{space}(:Qh4,d6) LEAKB}}\n*\n"
+        );
+        let dir = Dir::new("kpgn-odd-space");
+        dir.create("g.pgn", &game);
+        for args in [&["-w", "g.pgn"][..], &["-w", "--keep-comments", "g.pgn"]]
+        {
+            let out = dir.command(TOOL).args(args).run();
+            assert!(!out.out().contains("Qh4"), "{space:?}: {}", out.out());
+            out.code(2).says("unusual white space or an invisible character");
+        }
+    }
+}
+
+#[test]
+fn a_file_that_starts_with_a_bom_reads_alike_on_threads() {
+    let dir = Dir::new("kpgn-bom-threads");
+    let game = "\u{feff}[Event \"x\"]\n\n1. e4 {(:)} e5 {(:) B} *\n";
+    dir.create("g.pgn", game);
+    let one = dir.command(TOOL).args(["-w", "-j1", "g.pgn"]).run();
+    let two = dir.command(TOOL).args(["-w", "-j2", "g.pgn"]).run();
+    assert_eq!(one.out(), two.out());
+    assert!(two.out().contains("1. e4 {(:)} ?? {(:0)} *"), "{}", two.out());
+    two.code(0);
+}

@@ -223,6 +223,11 @@ enum Fault {
     /// before a White move number: every ply after it would shift to the
     /// other side, and only the move number after it can tell.
     ExtraMove,
+    /// `??` put in before the opponent's last move, as if it were that
+    /// move: the opponent's real move would read as the player's, and
+    /// with no move number after it to tell, only the rule that a record
+    /// hides all of one side's moves or none catches it.
+    ExtraHidden,
     /// A line of tag pairs inside a comment or a variation after the
     /// move, followed by what reads as a game: the game ends there, and
     /// what follows is its rest, never a game of its own.
@@ -350,6 +355,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         (0..BAD_CODES.len()).prop_map(|which| BadCode { which }),
         (0u8..5).prop_map(|kind| WrongNumber { kind }),
         Just(ExtraMove),
+        Just(ExtraHidden),
         any::<bool>().prop_map(|variation| TagLine { variation }),
     ]
 }
@@ -788,6 +794,14 @@ impl<'g> Builder<'g> {
                 let san = self.plies[ply - 1].san.clone();
                 edits[ply].extra = Some(san);
             }
+            if let Fault::ExtraHidden = fault {
+                let player = self.case.player;
+                let theirs = (0..self.plies.len())
+                    .rev()
+                    .find(|&i| self.side(i) != player);
+                ply = theirs.unwrap_or(ply);
+                edits[ply].extra = Some("??".into());
+            }
             let e = &mut edits[ply];
             match *fault {
                 Fault::Word { gap, which } => {
@@ -800,7 +814,7 @@ impl<'g> Builder<'g> {
                     e.bad_code = Some(BAD_CODES[which])
                 }
                 Fault::WrongNumber { kind } => e.wrong_number = Some(kind),
-                Fault::ExtraMove => {}
+                Fault::ExtraMove | Fault::ExtraHidden => {}
                 Fault::TagLine { variation } => {
                     // Under the old rule (a line of tag pairs starts a
                     // game wherever it stands) the lines after it were

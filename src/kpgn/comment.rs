@@ -283,7 +283,37 @@ fn parse_by_parts(
     while open < end && space_at(c, open) > 0 {
         open += space_at(c, open);
     }
+    // Other Unicode white space and invisible characters before a `(`
+    // leave a comment that reads as a Kriegspiel comment to a person: a
+    // fault, not free text (which would keep its attempts in clear with
+    // --keep-comments).
+    let mut after = open;
+    while after < end {
+        match (odd_space(&c[after..end]), space_at(c, after)) {
+            (0, 0) => break,
+            (0, n) | (n, _) => after += n,
+        }
+    }
+    if after > open && c[after] == b'(' {
+        let message = "unusual white space or an invisible character \
+                       before the '(' of a kriegspiel comment";
+        return Some(Err((open, message.into())));
+    }
     (c[open] == b'(').then(|| by_parts(c, open, end, side))
+}
+
+/// The length of the Unicode white space or invisible (format) character
+/// that `s` starts with, other than those [`space_at`] knows; 0 if none:
+/// U+1680, U+180E, U+2000 to U+200F, U+2029 to U+202F, U+205F to U+206F,
+/// U+3000 and U+FEFF.
+fn odd_space(s: &[u8]) -> usize {
+    match s {
+        [0xE1, 0x9A, 0x80, ..] | [0xE1, 0xA0, 0x8E, ..] => 3,
+        [0xE2, 0x80, 0x80..=0x8F | 0xA9..=0xAF, ..] => 3,
+        [0xE2, 0x81, 0x9F..=0xAF, ..] => 3,
+        [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+        _ => 0,
+    }
 }
 
 fn by_parts(

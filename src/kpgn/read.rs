@@ -42,6 +42,8 @@ use crate::diag::{shown, Diagnostic, Failure, Report};
 use crate::lines::{
     count_line_ends, find_line_end, last_line_end, LineReader,
 };
+use shakmaty::fen::Fen;
+use shakmaty::Color;
 
 /// How much output is gathered before it is written (the tools' output
 /// buffer size, so that each write is one buffer's worth).
@@ -87,6 +89,19 @@ pub(crate) enum Item {
     Glyph,
     /// A termination marker.
     End,
+}
+
+/// How a move is hidden, or not, against what the record hides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HideFault {
+    /// The player's own move, in a record filtered for the player.
+    Own,
+    /// A move of one side, the other's being hidden already.
+    Both,
+    /// A move of a side that has moves in clear.
+    AfterClear,
+    /// A move in clear of a side whose moves are hidden.
+    ClearAfter,
 }
 
 /// A fault a sink finds: at this offset of the input, this message.
@@ -256,6 +271,16 @@ pub(crate) struct Core {
     /// a comment or variation was open ([`Carry`]): the line where that
     /// was opened.
     carried: Option<u64>,
+    /// The FEN tag: where its value starts, its side to move and move
+    /// number.
+    fen: Option<(usize, Side, u64)>,
+    /// Where the value of a `[SetUp "0"]` tag starts.
+    setup_zero: Option<usize>,
+    /// With no Filtered tag naming a side: the side whose moves are
+    /// hidden (`??`), if one is, and whether each side (White, Black) has
+    /// a move in clear.
+    hidden_side: Option<Side>,
+    clear: [bool; 2],
 }
 
 impl Core {
@@ -280,6 +305,10 @@ impl Core {
             numbered: false,
             kcomment: false,
             carried: None,
+            fen: None,
+            setup_zero: None,
+            hidden_side: None,
+            clear: [false; 2],
         }
     }
 
@@ -321,6 +350,22 @@ impl Core {
         }
     }
 
+    /// The tag section ends: the game starts from the FEN tag's position
+    /// if it has one (FORMATS.md, Kriegspiel PGN point 12, as the referee
+    /// replays it), unless `[SetUp "0"]` says otherwise, which is a
+    /// fault: whose move comes first would be unclear.
+    fn start_movetext(&mut self, input: &[u8]) {
+        self.phase = Phase::Movetext;
+        let Some((at, side, number)) = self.fen else { return };
+        if let Some(zero) = self.setup_zero {
+            let message = "a FEN tag with [SetUp \"0\"]: which position the \
+                           game starts from is unclear";
+            return self.fail(input, zero.min(at), message.into());
+        }
+        self.to_move = side;
+        self.fullmove = number;
+    }
+
     /// Records a sink's fault.
     #[inline]
     fn check(&mut self, input: &[u8], result: Result<(), Fault>) {
@@ -357,7 +402,7 @@ impl<S: Sink> Game<S> {
             if tags {
                 self.tag_line(input, first, end, out);
             } else if first < end && input[pos] != b'%' {
-                self.core.phase = Phase::Movetext;
+                self.core.start_movetext(input);
                 self.sink.movetext(&self.core, input, pos, whole, out);
                 break;
             }
@@ -418,7 +463,7 @@ impl<S: Sink> Game<S> {
         let mut written = false;
         if game.error.is_none() && game.is_game {
             if game.phase == Phase::Tags {
-                game.phase = Phase::Movetext;
+                game.start_movetext(input);
                 self.sink.movetext(game, input, end, end, out);
             }
             if !game.at_line_start {
@@ -464,7 +509,10 @@ impl<S: Sink> Game<S> {
             };
             match &input[tag.name.clone()] {
                 b"Filtered" => self.filtered(input, tag.value.clone()),
-                b"FEN" => self.fen(&input[tag.value.clone()]),
+                b"FEN" => self.fen(input, tag.value.clone()),
+                b"SetUp" if &input[tag.value.clone()] == b"0" => {
+                    self.core.setup_zero = Some(tag.value.start);
+                }
                 _ => {}
             }
             let result =
@@ -498,17 +546,29 @@ impl<S: Sink> Game<S> {
         };
     }
 
-    /// The side to move and the move number of a FEN tag.
-    fn fen(&mut self, value: &[u8]) {
-        let mut fields = value.split(|&b| b == b' ').filter(|f| !f.is_empty());
-        self.core.to_move = match fields.nth(1) {
-            Some(b"b") => Side::Black,
-            _ => Side::White,
-        };
-        let number = fields
-            .nth(3)
-            .and_then(|n| std::str::from_utf8(n).ok()?.parse::<u64>().ok());
-        self.core.fullmove = number.filter(|&n| n > 0).unwrap_or(1);
+    /// The side to move and the move number of a FEN tag, read as the
+    /// referee reads it (shakmaty): a FEN it cannot read is a fault, for
+    /// whose moves are whose would be a guess.
+    fn fen(&mut self, input: &[u8], value: Range<usize>) {
+        let game = &mut self.core;
+        if game.fen.is_some() {
+            return game.fail(input, value.start, "a second FEN tag".into());
+        }
+        match Fen::from_ascii(&input[value.clone()]) {
+            Ok(fen) => {
+                let setup = fen.as_setup();
+                let side = match setup.turn {
+                    Color::White => Side::White,
+                    Color::Black => Side::Black,
+                };
+                let number = u64::from(setup.fullmoves.get());
+                game.fen = Some((value.start, side, number));
+            }
+            Err(err) => {
+                let message = format!("the FEN tag cannot be read: {err}");
+                game.fail(input, value.start, message);
+            }
+        }
     }
 
     // ---- the movetext ----
@@ -811,8 +871,40 @@ impl<S: Sink> Game<S> {
             game.owner = Some(mover);
             game.kcomment = false;
         }
-        if !hidden && game.filtered.is_some_and(|s| s != mover) {
-            return self.not_hidden(input, span);
+        match game.filtered {
+            Some(side) if !hidden && side != mover => {
+                return self.not_hidden(input, span);
+            }
+            Some(side) if hidden && side == mover => {
+                return self.wrongly_hidden(input, span, HideFault::Own);
+            }
+            Some(_) => {}
+            // A record that says nothing of filtering may hide all of one
+            // side's moves (a filtered record without its tag), never
+            // some of them: a `??` put in for a move (`2. Qh5 ?? Nc6`)
+            // would shift every later move to the other side unseen.
+            None => {
+                let fault = if hidden {
+                    match game.hidden_side {
+                        Some(side) if side != mover => Some(HideFault::Both),
+                        _ if game.clear[mover as usize] => {
+                            Some(HideFault::AfterClear)
+                        }
+                        _ => None,
+                    }
+                } else {
+                    (game.hidden_side == Some(mover))
+                        .then_some(HideFault::ClearAfter)
+                };
+                if let Some(fault) = fault {
+                    return self.wrongly_hidden(input, span, fault);
+                }
+                if hidden {
+                    game.hidden_side = Some(mover);
+                } else {
+                    game.clear[mover as usize] = true;
+                }
+            }
         }
         let result = self.sink.a_move(game, input, span, hidden, out);
         game.check(input, result);
@@ -837,6 +929,42 @@ impl<S: Sink> Game<S> {
         );
         self.core.fail(input, start, message);
         end
+    }
+
+    /// A move at `span`, hidden (`??`) or not, where the record does not
+    /// hide its side's moves: a hidden move read as a move of a side
+    /// would shift every later move to the other side unseen (`2. Qh5 ??
+    /// Nc6` in an unfiltered record: Black's `Nc6` read as White's).
+    #[cold]
+    fn wrongly_hidden(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        fault: HideFault,
+    ) {
+        let game = &mut self.core;
+        let mover = game.to_move.name();
+        let other = game.to_move.opponent().name();
+        let message = match fault {
+            HideFault::Own => format!(
+                "the game is filtered for {mover}, but {mover}'s own move \
+                 is hidden ('??')"
+            ),
+            HideFault::Both => format!(
+                "'??' hides {mover}'s move, but {other}'s moves are hidden \
+                 already: a record hides one side's moves"
+            ),
+            HideFault::AfterClear => format!(
+                "'??' hides {mover}'s move, but {mover}'s moves before it \
+                 are in clear, and the game is not filtered"
+            ),
+            HideFault::ClearAfter => format!(
+                "{mover}'s move '{}' is in clear, but {mover}'s moves before \
+                 it are hidden ('??'), and the game is not filtered",
+                shown(&input[span.clone()], 24)
+            ),
+        };
+        game.fail(input, span.start, message);
     }
 
     #[cold]
