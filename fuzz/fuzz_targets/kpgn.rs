@@ -283,7 +283,8 @@ fn opponent_comment(text: &[u8], keep: bool) -> Result<(), &'static str> {
 }
 
 /// The side to move of a line's FEN tag (the second field of its value,
-/// `b` for Black), if it has one.
+/// `b` for Black), if it has one. (A FEN that the reader cannot read is
+/// an error for the game, which then writes nothing.)
 fn fen_side(line: &[u8]) -> Option<Side> {
     let mut side = None;
     let mut i = 0;
@@ -308,8 +309,11 @@ fn fen_side(line: &[u8]) -> Option<Side> {
         }
         let value = &line[start..k.min(line.len())];
         if is_fen {
-            let mut fields =
-                value.split(|&c| c == b' ').filter(|f| !f.is_empty());
+            // Fields apart as shakmaty, which the reader reads the FEN
+            // with, takes them: spaces or underscores.
+            let mut fields = value
+                .split(|&c| c == b' ' || c == b'_')
+                .filter(|f| !f.is_empty());
             side = Some(match fields.nth(1) {
                 Some(b"b") => Side::Black,
                 _ => Side::White,
