@@ -52,17 +52,8 @@ pub fn filter_batches(
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<bool> {
-    let make = || Filter::new(config);
-    let counts = games::read_input(
-        &make,
-        threads,
-        batch_bytes,
-        rdr,
-        None,
-        wtr,
-        report,
-    )?;
-    Ok(counts.any())
+    let input = (rdr, None);
+    filter_input(config, threads, batch_bytes, input, wtr, report)
 }
 
 /// [`filter_batches`] of a file, its batches mapped from it, as
@@ -79,13 +70,27 @@ pub fn filter_file_batches(
     wtr: &mut impl Write,
     report: &mut dyn Report,
 ) -> io::Result<bool> {
+    let input = (file, Some(file));
+    filter_input(config, threads, batch_bytes, input, wtr, report)
+}
+
+/// [`filter_batches`] of the input `rdr` reads, which is the file
+/// `file` when there is one, to be mapped.
+fn filter_input(
+    config: &Config,
+    threads: usize,
+    batch_bytes: usize,
+    (rdr, file): (impl io::Read, Option<&File>),
+    wtr: &mut impl Write,
+    report: &mut dyn Report,
+) -> io::Result<bool> {
     let make = || Filter::new(config);
     let counts = games::read_input(
         &make,
         threads,
         batch_bytes,
+        rdr,
         file,
-        Some(file),
         wtr,
         report,
     )?;

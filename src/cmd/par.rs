@@ -1543,19 +1543,28 @@ mod tests {
 
     impl Work for Groups {
         fn work(&mut self, batch: &mut Batch) {
-            let (mut group, mut k) = (vec![], 0);
-            batch.lines.each(|line| {
-                if line.content().first() == Some(&b'[') {
-                    batch.out.append(&mut group);
-                    k = 0;
-                }
-                k += 1;
-                group.extend_from_slice(format!("{k} ").as_bytes());
-                group.extend_from_slice(line.raw());
-            });
-            if !batch.cut_short {
+            groups(batch, false);
+        }
+    }
+
+    /// [`Groups`] with each line's number too, if `numbered`.
+    fn groups(batch: &mut Batch, numbered: bool) {
+        let (mut group, mut k) = (vec![], 0);
+        batch.lines.each(|line| {
+            if line.content().first() == Some(&b'[') {
                 batch.out.append(&mut group);
+                k = 0;
             }
+            k += 1;
+            let label = match numbered {
+                true => format!("{}:{k} ", line.number()),
+                false => format!("{k} "),
+            };
+            group.extend_from_slice(label.as_bytes());
+            group.extend_from_slice(line.raw());
+        });
+        if !batch.cut_short {
+            batch.out.append(&mut group);
         }
     }
 
@@ -1621,20 +1630,7 @@ mod tests {
 
     impl Work for NumberedGroups {
         fn work(&mut self, batch: &mut Batch) {
-            let (mut group, mut k) = (vec![], 0);
-            batch.lines.each(|line| {
-                if line.content().first() == Some(&b'[') {
-                    batch.out.append(&mut group);
-                    k = 0;
-                }
-                k += 1;
-                let label = format!("{}:{k} ", line.number());
-                group.extend_from_slice(label.as_bytes());
-                group.extend_from_slice(line.raw());
-            });
-            if !batch.cut_short {
-                batch.out.append(&mut group);
-            }
+            groups(batch, true);
         }
     }
 
