@@ -526,8 +526,20 @@ impl Sink for Output<'_> {
         hidden: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        let player = self.config.player;
+        if hidden && game.to_move == player {
+            // A view of the player's shows the player's moves: written as
+            // filtered for the player, this would be refused when read
+            // again.
+            let message = format!(
+                "{0}'s own move is hidden ('??'): the game cannot be \
+                 filtered for {0}",
+                player.name()
+            );
+            return Err((span.start, message));
+        }
         self.cut_before(game, input, span.start, out);
-        if game.to_move != self.config.player && !hidden {
+        if game.to_move != player && !hidden {
             self.hide(game, input, span, out);
         }
         Ok(())
