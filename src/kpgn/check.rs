@@ -277,16 +277,39 @@ fn taken_square(m: &Move) -> Option<Square> {
     }
 }
 
-/// The check codes of the side to move in `pos`, sorted.
-fn check_codes(pos: &Chess) -> Codes {
+/// The check codes of the side to move in `pos`, sorted, `checkers`
+/// being the men giving check.
+fn check_codes(pos: &Chess, checkers: Bitboard) -> Codes {
     let mut codes = Codes::default();
+    if checkers.is_empty() {
+        return codes;
+    }
     if let Some(king) = pos.board().king_of(pos.turn()) {
-        for (i, checker) in pos.checkers().into_iter().take(2).enumerate() {
+        for (i, checker) in checkers.into_iter().take(2).enumerate() {
             codes[i] = check_code(pos.board(), checker, king);
         }
     }
     sort_codes(&mut codes);
     codes
+}
+
+/// Whether the side to move in `pos` has a legal move: quickly when its
+/// king can step to a square no man of the other side attacks, else by
+/// making every legal move.
+fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let side = pos.turn();
+    if let Some(king) = board.king_of(side) {
+        let occupied = board.occupied().without(king);
+        let steps = attacks::king_attacks(king) & !board.by_color(side);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !side, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
 }
 
 /// Sorts two codes, 0 (none) last.
@@ -416,6 +439,8 @@ pub struct Referee<'c> {
     marker: Option<Range<usize>>,
     /// The true position (unfiltered), or the player's view (filtered).
     position: Option<Chess>,
+    /// The men giving check in `position`.
+    checkers: Bitboard,
     view: Option<View>,
     pending: Option<Pending>,
     /// The game's warnings.
@@ -434,6 +459,7 @@ impl<'c> Referee<'c> {
             result: None,
             marker: None,
             position: None,
+            checkers: Bitboard::EMPTY,
             view: None,
             pending: None,
             warnings: Vec::new(),
@@ -485,7 +511,13 @@ impl<'c> Referee<'c> {
             return judge.view(view, attempts, taken);
         }
         match self.position.as_mut() {
-            Some(pos) => judge.true_position(pos, attempts, taken, checks),
+            Some(pos) => judge.true_position(
+                pos,
+                &mut self.checkers,
+                attempts,
+                taken,
+                checks,
+            ),
             None => Ok(()),
         }
     }
@@ -535,10 +567,12 @@ impl Judge<'_> {
     }
 
     /// An unfiltered record: the move, its attempts and its announcements
-    /// in the true position, which the move then changes.
+    /// in the true position, which the move then changes, and `checkers`,
+    /// the men giving check there, with it.
     fn true_position<'c>(
         &mut self,
         pos: &mut Chess,
+        checkers: &mut Bitboard,
         attempts: Option<impl Iterator<Item = &'c [u8]>>,
         taken: Option<Square>,
         checks: Codes,
@@ -551,9 +585,10 @@ impl Judge<'_> {
             pos.castles().has(side, CastlingSide::KingSide),
             pos.castles().has(side, CastlingSide::QueenSide),
         );
+        let guard = Guard::new(pos, *checkers);
         for attempt in attempts.into_iter().flatten() {
             let (tried, _) = written(attempt);
-            if is_legal(pos, &tried) {
+            if is_legal(pos, &guard, &tried) {
                 let message = format!(
                     "the attempt {} is legal: the referee would have played it",
                     shown(attempt, 24)
@@ -564,13 +599,14 @@ impl Judge<'_> {
                 self.nonsense(attempt)?;
             }
         }
-        let m = find_move(pos, &w)
+        let m = find_move(pos, &guard, &w)
             .map_err(|m| self.fault(self.pending.span.start, m))?;
         let real_taken = taken_square(&m);
         pos.play_unchecked(m);
-        let gives = match pos.is_check() {
+        *checkers = pos.checkers();
+        let gives = match checkers.any() {
             false => Mark::None,
-            true if pos.is_checkmate() => Mark::Mate,
+            true if !has_legal_move(pos) => Mark::Mate,
             true => Mark::Check,
         };
         if gives != mark {
@@ -585,7 +621,7 @@ impl Judge<'_> {
             };
             return Err(self.fault(self.pending.span.start, want));
         }
-        let real_checks = check_codes(pos);
+        let real_checks = check_codes(pos, *checkers);
         if (real_taken, real_checks) != (taken, checks) {
             let message = format!(
                 "announced {}, but the move produced {}",
@@ -724,17 +760,67 @@ fn candidates(pos: &Chess, w: &Written) -> MoveList {
     }
 }
 
+/// What decides where the men of the side to move may go in a position,
+/// worked out once for all the moves judged there (the attempts and the
+/// move): its king, and where the checks let the other men go.
+#[derive(Clone, Copy, Debug)]
+struct Guard {
+    king: Option<Square>,
+    /// Where a man other than the king may go: anywhere out of check,
+    /// onto the man giving a single check or between it and the king,
+    /// nowhere in a double check.
+    targets: Bitboard,
+}
+
+impl Guard {
+    /// The guard of the side to move in `pos`, whose men giving check
+    /// are `checkers`.
+    fn new(pos: &Chess, checkers: Bitboard) -> Guard {
+        let king = pos.board().king_of(pos.turn());
+        let targets = match (king, checkers.single_square()) {
+            _ if checkers.is_empty() => Bitboard::FULL,
+            (Some(king), Some(checker)) => {
+                checkers | attacks::between(king, checker)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        Guard { king, targets }
+    }
+}
+
+/// Whether the man on `from` is pinned to its king on `king`: alone
+/// between it and a rook, bishop or queen of the other side on their
+/// line, so that it may only move along that line.
+fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
+    let line = attacks::ray(king, from);
+    let occupied = board.occupied();
+    if line.is_empty() || (attacks::between(king, from) & occupied).any() {
+        return false;
+    }
+    let them = board.by_color(!side);
+    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+        attacks::rook_attacks(from, occupied) & board.rooks_and_queens()
+    } else {
+        attacks::bishop_attacks(from, occupied) & board.bishops_and_queens()
+    };
+    (sliders & line & them).any()
+}
+
 /// The squares of the men of the side to move that can make the move
 /// (not castling) of `role` to `to` in `pos`, from a square that agrees
 /// with `file` and `rank`, legally: with the capture mark `capture` if it
 /// is given (for a pawn it tells a push from a capture, given or not),
 /// with `promotion` where a pawn reaches the last rank. What
 /// [`Position::san_candidates`] finds, without making every legal move:
-/// the man must reach `to` on the board (the attack tables) and, the move
-/// made on the board's bitboards, its king must not be attacked. (Tested
+/// the man must reach `to` on the board (the attack tables) and, by
+/// `guard` (the guard of `pos`), go where the checks allow, and stay on
+/// the line of a pin; a move of the king, or en passant, is made on the
+/// board's bitboards, and the king must not be attacked then. (Tested
 /// against shakmaty's legal moves.)
+#[allow(clippy::too_many_arguments)]
 fn legal_froms(
     pos: &Chess,
+    guard: &Guard,
     role: Role,
     file: Option<File>,
     rank: Option<Rank>,
@@ -798,7 +884,24 @@ fn legal_froms(
         }
         froms &= attacks::attacks(to, Piece { color: !side, role }, occupied);
     }
-    let king = board.king_of(side);
+    if role != Role::King && ep.is_none() {
+        // Where the checks allow, along the line of a pin.
+        if !guard.targets.contains(to) {
+            return Bitboard::EMPTY;
+        }
+        let mut legal = froms;
+        if let Some(king) = guard.king {
+            for from in froms {
+                if !attacks::aligned(king, from, to)
+                    && pinned(board, side, king, from)
+                {
+                    legal.discard(from);
+                }
+            }
+        }
+        return legal;
+    }
+    let king = guard.king;
     let mut legal = Bitboard::EMPTY;
     for from in froms {
         let taken = match ep {
@@ -822,21 +925,24 @@ fn legal_froms(
 
 /// Whether the attempt `w` is a legal move in `pos` (an attempt's
 /// capture mark counts only for a pawn's).
-fn is_legal(pos: &Chess, w: &Written) -> bool {
+fn is_legal(pos: &Chess, guard: &Guard, w: &Written) -> bool {
     match *w {
         Written::Castle(side) => !pos.castling_moves(side).is_empty(),
         Written::Move { role, file, rank, capture, to, promotion } => {
             let capture = (role == Role::Pawn).then_some(capture);
-            legal_froms(pos, role, file, rank, capture, to, promotion).any()
+            legal_froms(pos, guard, role, file, rank, capture, to, promotion)
+                .any()
         }
     }
 }
 
-/// The legal move `w` in `pos`, or why there is none.
-fn find_move(pos: &Chess, w: &Written) -> Result<Move, String> {
+/// The legal move `w` in `pos` (whose guard is `guard`), or why there is
+/// none.
+fn find_move(pos: &Chess, guard: &Guard, w: &Written) -> Result<Move, String> {
     if let Written::Move { role, file, rank, capture, to, promotion } = *w {
+        let marked = Some(capture);
         let froms =
-            legal_froms(pos, role, file, rank, Some(capture), to, promotion);
+            legal_froms(pos, guard, role, file, rank, marked, to, promotion);
         if froms.count() == 1 {
             let from = froms.first().expect("one");
             let taken = pos.board().role_at(to);
@@ -989,6 +1095,8 @@ impl Sink for Referee<'_> {
         };
         // A FEN that is no legal position leaves the game unjudged but for
         // its syntax: the fault is reported at the first move.
+        self.checkers =
+            position.as_ref().map_or(Bitboard::EMPTY, Position::checkers);
         self.position = position;
         if let (Some(side), Some(pos)) = (game.filtered, &self.position) {
             let side = color(side);
@@ -1118,19 +1226,18 @@ impl Sink for Referee<'_> {
         out: &mut Vec<u8>,
     ) -> Result<bool, Fault> {
         self.settle(game, input, None)?;
-        if let Some(pos) =
-            &self.position.clone().filter(|_| self.view.is_none())
-        {
-            let want = if pos.is_checkmate() {
-                Some(if pos.turn() == Color::White { "0-1" } else { "1-0" })
-            } else if pos.is_stalemate() {
-                Some("1/2-1/2")
-            } else {
-                None
+        if let (Some(pos), None) = (&self.position, &self.view) {
+            let mate = self.checkers.any();
+            let want = match has_legal_move(pos) {
+                true => None,
+                false if mate => Some(match pos.turn() {
+                    Color::White => "0-1",
+                    Color::Black => "1-0",
+                }),
+                false => Some("1/2-1/2"),
             };
             if let Some(want) = want {
-                let ending =
-                    if pos.is_checkmate() { "mate" } else { "stalemate" };
+                let ending = if mate { "mate" } else { "stalemate" };
                 for range in [&self.result, &self.marker].into_iter().flatten()
                 {
                     let written = &input[range.clone()];
@@ -1183,7 +1290,8 @@ mod tests {
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
     /// in the positions of random games (pins, checks, double checks, en
-    /// passant, promotions and the kings' own moves among them).
+    /// passant, promotions and the kings' own moves among them), and
+    /// `has_legal_move` tells whether there is one.
     #[test]
     fn legal_froms_agrees_with_shakmaty() {
         let mut rng = Rng::new(7);
@@ -1219,7 +1327,14 @@ mod tests {
                                 .map(|m| m.from().expect("a move from"))
                                 .collect();
                             let got = legal_froms(
-                                &pos, role, None, None, capture, to, promotion,
+                                &pos,
+                                &Guard::new(&pos, pos.checkers()),
+                                role,
+                                None,
+                                None,
+                                capture,
+                                to,
+                                promotion,
                             );
                             assert_eq!(
                                 got,
@@ -1233,6 +1348,7 @@ mod tests {
                         }
                     }
                 }
+                assert_eq!(has_legal_move(&pos), !legal.is_empty());
                 ep += legal.iter().filter(|m| m.is_en_passant()).count();
                 promotions +=
                     legal.iter().filter(|m| m.is_promotion()).count();
