@@ -82,6 +82,7 @@ enum Mark {
 }
 
 /// Reads a token that the reader found to be Kriegspiel SAN.
+#[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
     let mut body = token;
     while let [rest @ .., b'!' | b'?'] = body {
@@ -219,14 +220,55 @@ fn possible(
             {
                 return false;
             }
-            let pieces = board.by_piece(Piece { color: side, role });
-            pieces.into_iter().any(|from| {
-                file.is_none_or(|f| f == from.file())
-                    && rank.is_none_or(|r| r == from.rank())
-                    && reaches(own, side, role, from, to, capture)
-            })
+            possible_froms(board, side, role, file, rank, capture, to).any()
         }
     }
+}
+
+/// The squares from which a man of `side`'s, `role`, on a square that
+/// agrees with `file` and `rank`, could go to `to` on `board`, a board of
+/// `side`'s men alone (`capture`: a pawn's capture, diagonal), as
+/// [`reaches`] tells for each square: the attack tables read from `to`
+/// (the same squares, for every man but a pawn), a pawn's from its
+/// moves backwards.
+fn possible_froms(
+    board: &Board,
+    side: Color,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+) -> Bitboard {
+    let own = board.by_color(side);
+    let mut froms = board.by_piece(Piece { color: side, role });
+    if let Some(f) = file {
+        froms &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        froms &= Bitboard::from_rank(r);
+    }
+    froms
+        & match role {
+            Role::Pawn if capture => attacks::pawn_attacks(!side, to),
+            Role::Pawn => {
+                let back = side.fold_wb(-8, 8);
+                let mut from = Bitboard::EMPTY;
+                if let Some(one) = to.offset(back) {
+                    from |= Bitboard::from_square(one);
+                    let start = side.fold_wb(Rank::Second, Rank::Seventh);
+                    if !own.contains(one) {
+                        if let Some(two) = one.offset(back) {
+                            if two.rank() == start {
+                                from |= Bitboard::from_square(two);
+                            }
+                        }
+                    }
+                }
+                from
+            }
+            _ => attacks::attacks(to, Piece { color: side, role }, own),
+        }
 }
 
 /// Whether a man of `side`'s, `role`, on `from` could go to `to` with only
@@ -260,6 +302,51 @@ fn reaches(
         }
         _ => attacks::attacks(from, Piece { color: side, role }, own)
             .contains(to),
+    }
+}
+
+/// The comma-separated items of a part of a Kriegspiel comment, each
+/// without the white space around it, as [`KComment`]'s iterators give
+/// them: split at the commas here where the part holds no white space
+/// (nor any byte that could start some), so that there is nothing to
+/// trim, else by [`KComment`] (`Spaced`).
+enum Items<'c, I> {
+    /// What is left of the part, `None` at its end.
+    Plain(Option<&'c [u8]>),
+    Spaced(I),
+}
+
+impl<'c, I: Iterator<Item = &'c [u8]>> Items<'c, I> {
+    /// The items of `part`, read by `slow` where it holds white space.
+    fn new(part: &'c [u8], slow: impl FnOnce() -> I) -> Items<'c, I> {
+        if part.iter().all(|&b| b.is_ascii_graphic()) {
+            Items::Plain((!part.is_empty()).then_some(part))
+        } else {
+            Items::Spaced(slow())
+        }
+    }
+}
+
+impl<'c, I: Iterator<Item = &'c [u8]>> Iterator for Items<'c, I> {
+    type Item = &'c [u8];
+
+    fn next(&mut self) -> Option<&'c [u8]> {
+        match self {
+            Items::Plain(rest) => {
+                let part = (*rest)?;
+                match part.iter().position(|&b| b == b',') {
+                    Some(i) => {
+                        *rest = Some(&part[i + 1..]);
+                        Some(&part[..i])
+                    }
+                    None => {
+                        *rest = None;
+                        Some(part)
+                    }
+                }
+            }
+            Items::Spaced(items) => items.next(),
+        }
     }
 }
 
@@ -355,7 +442,8 @@ fn written_codes(
     let mut taken = None;
     let mut checks = Codes::default();
     let mut n = 0;
-    for (i, code) in k.announcements(c).enumerate() {
+    let codes = Items::new(&c[k.response()], || k.announcements(c));
+    for (i, code) in codes.enumerate() {
         match code {
             [b'X', f, r] => {
                 if i > 0 {
@@ -506,7 +594,11 @@ impl<'c> Referee<'c> {
             Some(k) => written_codes(c, k).map_err(|m| judge.fault(at, m))?,
             None => (None, Codes::default()),
         };
-        let attempts = k.map(|k| k.attempts(c));
+        let attempts = k.map(|k| {
+            let list =
+                if k.listed().is_some() { &c[k.illegal()] } else { &[] };
+            Items::new(list, || k.attempts(c))
+        });
         if let Some(view) = self.view.as_mut() {
             return judge.view(view, attempts, taken);
         }
@@ -695,17 +787,17 @@ impl Judge<'_> {
                 view.castle = (false, false);
             }
             Written::Move { role, file, rank, capture, to, promotion } => {
-                let own = view.board.by_color(side);
-                let from = view
-                    .board
-                    .by_piece(Piece { color: side, role })
-                    .into_iter()
-                    .find(|&from| {
-                        file.is_none_or(|f| f == from.file())
-                            && rank.is_none_or(|r| r == from.rank())
-                            && reaches(own, side, role, from, to, capture)
-                    })
-                    .expect("possible() found it");
+                let from = possible_froms(
+                    &view.board,
+                    side,
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                )
+                .first()
+                .expect("possible() found it");
                 let diagonal = role == Role::Pawn && from.file() != to.file();
                 let passed = Square::from_coords(to.file(), from.rank());
                 match taken {
@@ -1286,6 +1378,69 @@ impl Sink for Referee<'_> {
 mod tests {
     use super::*;
     use crate::testing::Rng;
+
+    /// `written` reads every shape of Kriegspiel SAN.
+    #[test]
+    fn written_reads_every_shape() {
+        let sq = |s: &str| s.parse::<Square>().expect("a square");
+        let mv = |role, file, rank, capture, to: &str, promotion| {
+            Written::Move { role, file, rank, capture, to: sq(to), promotion }
+        };
+        let cases = [
+            ("O-O", Written::Castle(CastlingSide::KingSide), Mark::None),
+            ("0-0-0+", Written::Castle(CastlingSide::QueenSide), Mark::Check),
+            ("O-O-O#!?", Written::Castle(CastlingSide::QueenSide), Mark::Mate),
+            ("e4", mv(Role::Pawn, None, None, false, "e4", None), Mark::None),
+            (
+                "exd8=N#?!",
+                mv(
+                    Role::Pawn,
+                    Some(File::E),
+                    None,
+                    true,
+                    "d8",
+                    Some(Role::Knight),
+                ),
+                Mark::Mate,
+            ),
+            (
+                "a1=Q+",
+                mv(Role::Pawn, None, None, false, "a1", Some(Role::Queen)),
+                Mark::Check,
+            ),
+            (
+                "Nf3!!",
+                mv(Role::Knight, None, None, false, "f3", None),
+                Mark::None,
+            ),
+            (
+                "Rbxb7??",
+                mv(Role::Rook, Some(File::B), None, true, "b7", None),
+                Mark::None,
+            ),
+            (
+                "R1a3+",
+                mv(Role::Rook, None, Some(Rank::First), false, "a3", None),
+                Mark::Check,
+            ),
+            (
+                "Qh4xe1#",
+                mv(
+                    Role::Queen,
+                    Some(File::H),
+                    Some(Rank::Fourth),
+                    true,
+                    "e1",
+                    None,
+                ),
+                Mark::Mate,
+            ),
+            ("Kxe2", mv(Role::King, None, None, true, "e2", None), Mark::None),
+        ];
+        for (token, w, mark) in cases {
+            assert_eq!(written(token.as_bytes()), (w, mark), "{token}");
+        }
+    }
 
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
