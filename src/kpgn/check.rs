@@ -438,7 +438,7 @@ fn check_code(board: &Board, from: Square, king: Square) -> u8 {
 fn written_codes(
     c: &[u8],
     k: &KComment,
-) -> Result<(Option<Square>, Codes), String> {
+) -> Result<(Option<Square>, Codes), &'static str> {
     let mut taken = None;
     let mut checks = Codes::default();
     let mut n = 0;
@@ -447,9 +447,7 @@ fn written_codes(
         match code {
             [b'X', f, r] => {
                 if i > 0 {
-                    return Err(
-                        "the capture must be announced first, once".into()
-                    );
+                    return Err("the capture must be announced first, once");
                 }
                 taken = Some(Square::from_coords(
                     File::new(u32::from(f - b'a')),
@@ -460,7 +458,7 @@ fn written_codes(
                 checks[n] = *d;
                 n += 1;
             }
-            [b'C', _] => return Err("more than two checks announced".into()),
+            [b'C', _] => return Err("more than two checks announced"),
             _ => unreachable!("the reader checked the announcements"),
         }
     }
@@ -594,11 +592,12 @@ impl<'c> Referee<'c> {
             Some(k) => written_codes(c, k).map_err(|m| judge.fault(at, m))?,
             None => (None, Codes::default()),
         };
-        let attempts = k.map(|k| {
-            let list =
-                if k.listed().is_some() { &c[k.illegal()] } else { &[] };
-            Items::new(list, || k.attempts(c))
-        });
+        let attempts = match k {
+            Some(k) if k.listed().is_some() => {
+                Items::new(&c[k.illegal()], || k.attempts(c))
+            }
+            _ => Items::Plain(None),
+        };
         if let Some(view) = self.view.as_mut() {
             return judge.view(view, attempts, taken);
         }
@@ -665,7 +664,7 @@ impl Judge<'_> {
         &mut self,
         pos: &mut Chess,
         checkers: &mut Bitboard,
-        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
         checks: Codes,
     ) -> Result<(), Fault> {
@@ -678,7 +677,7 @@ impl Judge<'_> {
             pos.castles().has(side, CastlingSide::QueenSide),
         );
         let guard = Guard::new(pos, *checkers);
-        for attempt in attempts.into_iter().flatten() {
+        for attempt in attempts {
             let (tried, _) = written(attempt);
             if is_legal(pos, &guard, &tried) {
                 let message = format!(
@@ -729,7 +728,7 @@ impl Judge<'_> {
     fn view<'c>(
         &mut self,
         view: &mut View,
-        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
     ) -> Result<(), Fault> {
         let pending = self.pending;
@@ -755,7 +754,7 @@ impl Judge<'_> {
             }
             return Ok(());
         }
-        for attempt in attempts.into_iter().flatten() {
+        for attempt in attempts {
             let (tried, _) = written(attempt);
             if !possible(&view.board, view.side, view.castle, &tried) {
                 self.nonsense(attempt)?;
@@ -910,6 +909,7 @@ fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
 /// board's bitboards, and the king must not be attacked then. (Tested
 /// against shakmaty's legal moves.)
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn legal_froms(
     pos: &Chess,
     guard: &Guard,
@@ -1230,7 +1230,9 @@ impl Sink for Referee<'_> {
         hidden: bool,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        self.settle(game, input, None)?;
+        if self.pending.is_some() {
+            self.settle(game, input, None)?;
+        }
         let pending = Pending {
             span: span.clone(),
             fullmove: game.fullmove,
@@ -1317,7 +1319,9 @@ impl Sink for Referee<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) -> Result<bool, Fault> {
-        self.settle(game, input, None)?;
+        if self.pending.is_some() {
+            self.settle(game, input, None)?;
+        }
         if let (Some(pos), None) = (&self.position, &self.view) {
             let mate = self.checkers.any();
             let want = match has_legal_move(pos) {
