@@ -188,6 +188,7 @@ fn role_name(role: Role) -> &'static str {
 /// Whether `w` is possible for `side` on a board of its own men alone
 /// (`board`, castling rights `castle` as (king side, queen side)): not
 /// nonsense, whatever the other side's men, which the mover cannot see.
+#[inline(always)]
 fn possible(
     board: &Board,
     side: Color,
