@@ -85,24 +85,29 @@ enum Mark {
 #[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
     let mut body = token;
-    while let [rest @ .., b'!' | b'?'] = body {
-        body = rest;
-    }
-    let mark = match body.last() {
-        Some(b'+') => Mark::Check,
-        Some(b'#') => Mark::Mate,
-        _ => Mark::None,
-    };
-    if mark != Mark::None {
-        body = &body[..body.len() - 1];
-    }
-    if matches!(body.first(), Some(b'O' | b'0')) {
-        let side = if body.len() == 5 {
-            CastlingSide::QueenSide
-        } else {
-            CastlingSide::KingSide
+    let mut mark = Mark::None;
+    // A token that ends in its target square's rank has no glyph, no
+    // check mark, and is no castling.
+    if !matches!(token.last(), Some(b'1'..=b'8')) {
+        while let [rest @ .., b'!' | b'?'] = body {
+            body = rest;
+        }
+        mark = match body.last() {
+            Some(b'+') => Mark::Check,
+            Some(b'#') => Mark::Mate,
+            _ => Mark::None,
         };
-        return (Written::Castle(side), mark);
+        if mark != Mark::None {
+            body = &body[..body.len() - 1];
+        }
+        if matches!(body.first(), Some(b'O' | b'0')) {
+            let side = if body.len() == 5 {
+                CastlingSide::QueenSide
+            } else {
+                CastlingSide::KingSide
+            };
+            return (Written::Castle(side), mark);
+        }
     }
     let (role, rest) = match Role::from_char(body[0] as char) {
         Some(role) if body[0].is_ascii_uppercase() => (role, &body[1..]),
