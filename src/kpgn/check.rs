@@ -82,26 +82,32 @@ enum Mark {
 }
 
 /// Reads a token that the reader found to be Kriegspiel SAN.
+#[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
     let mut body = token;
-    while let [rest @ .., b'!' | b'?'] = body {
-        body = rest;
-    }
-    let mark = match body.last() {
-        Some(b'+') => Mark::Check,
-        Some(b'#') => Mark::Mate,
-        _ => Mark::None,
-    };
-    if mark != Mark::None {
-        body = &body[..body.len() - 1];
-    }
-    if matches!(body.first(), Some(b'O' | b'0')) {
-        let side = if body.len() == 5 {
-            CastlingSide::QueenSide
-        } else {
-            CastlingSide::KingSide
+    let mut mark = Mark::None;
+    // A token that ends in its target square's rank has no glyph, no
+    // check mark, and is no castling.
+    if !matches!(token.last(), Some(b'1'..=b'8')) {
+        while let [rest @ .., b'!' | b'?'] = body {
+            body = rest;
+        }
+        mark = match body.last() {
+            Some(b'+') => Mark::Check,
+            Some(b'#') => Mark::Mate,
+            _ => Mark::None,
         };
-        return (Written::Castle(side), mark);
+        if mark != Mark::None {
+            body = &body[..body.len() - 1];
+        }
+        if matches!(body.first(), Some(b'O' | b'0')) {
+            let side = if body.len() == 5 {
+                CastlingSide::QueenSide
+            } else {
+                CastlingSide::KingSide
+            };
+            return (Written::Castle(side), mark);
+        }
     }
     let (role, rest) = match Role::from_char(body[0] as char) {
         Some(role) if body[0].is_ascii_uppercase() => (role, &body[1..]),
@@ -187,6 +193,7 @@ fn role_name(role: Role) -> &'static str {
 /// Whether `w` is possible for `side` on a board of its own men alone
 /// (`board`, castling rights `castle` as (king side, queen side)): not
 /// nonsense, whatever the other side's men, which the mover cannot see.
+#[inline(always)]
 fn possible(
     board: &Board,
     side: Color,
@@ -219,14 +226,55 @@ fn possible(
             {
                 return false;
             }
-            let pieces = board.by_piece(Piece { color: side, role });
-            pieces.into_iter().any(|from| {
-                file.is_none_or(|f| f == from.file())
-                    && rank.is_none_or(|r| r == from.rank())
-                    && reaches(own, side, role, from, to, capture)
-            })
+            possible_froms(board, side, role, file, rank, capture, to).any()
         }
     }
+}
+
+/// The squares from which a man of `side`'s, `role`, on a square that
+/// agrees with `file` and `rank`, could go to `to` on `board`, a board of
+/// `side`'s men alone (`capture`: a pawn's capture, diagonal), as
+/// [`reaches`] tells for each square: the attack tables read from `to`
+/// (the same squares, for every man but a pawn), a pawn's from its
+/// moves backwards.
+fn possible_froms(
+    board: &Board,
+    side: Color,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+) -> Bitboard {
+    let own = board.by_color(side);
+    let mut froms = board.by_piece(Piece { color: side, role });
+    if let Some(f) = file {
+        froms &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        froms &= Bitboard::from_rank(r);
+    }
+    froms
+        & match role {
+            Role::Pawn if capture => attacks::pawn_attacks(!side, to),
+            Role::Pawn => {
+                let back = side.fold_wb(-8, 8);
+                let mut from = Bitboard::EMPTY;
+                if let Some(one) = to.offset(back) {
+                    from |= Bitboard::from_square(one);
+                    let start = side.fold_wb(Rank::Second, Rank::Seventh);
+                    if !own.contains(one) {
+                        if let Some(two) = one.offset(back) {
+                            if two.rank() == start {
+                                from |= Bitboard::from_square(two);
+                            }
+                        }
+                    }
+                }
+                from
+            }
+            _ => attacks::attacks(to, Piece { color: side, role }, own),
+        }
 }
 
 /// Whether a man of `side`'s, `role`, on `from` could go to `to` with only
@@ -263,6 +311,51 @@ fn reaches(
     }
 }
 
+/// The comma-separated items of a part of a Kriegspiel comment, each
+/// without the white space around it, as [`KComment`]'s iterators give
+/// them: split at the commas here where the part holds no white space
+/// (nor any byte that could start some), so that there is nothing to
+/// trim, else by [`KComment`] (`Spaced`).
+enum Items<'c, I> {
+    /// What is left of the part, `None` at its end.
+    Plain(Option<&'c [u8]>),
+    Spaced(I),
+}
+
+impl<'c, I: Iterator<Item = &'c [u8]>> Items<'c, I> {
+    /// The items of `part`, read by `slow` where it holds white space.
+    fn new(part: &'c [u8], slow: impl FnOnce() -> I) -> Items<'c, I> {
+        if part.iter().all(|&b| b.is_ascii_graphic()) {
+            Items::Plain((!part.is_empty()).then_some(part))
+        } else {
+            Items::Spaced(slow())
+        }
+    }
+}
+
+impl<'c, I: Iterator<Item = &'c [u8]>> Iterator for Items<'c, I> {
+    type Item = &'c [u8];
+
+    fn next(&mut self) -> Option<&'c [u8]> {
+        match self {
+            Items::Plain(rest) => {
+                let part = (*rest)?;
+                match part.iter().position(|&b| b == b',') {
+                    Some(i) => {
+                        *rest = Some(&part[i + 1..]);
+                        Some(&part[..i])
+                    }
+                    None => {
+                        *rest = None;
+                        Some(part)
+                    }
+                }
+            }
+            Items::Spaced(items) => items.next(),
+        }
+    }
+}
+
 /// Check codes, sorted: at most two (a double check), 0 for none.
 type Codes = [u8; 2];
 
@@ -277,16 +370,39 @@ fn taken_square(m: &Move) -> Option<Square> {
     }
 }
 
-/// The check codes of the side to move in `pos`, sorted.
-fn check_codes(pos: &Chess) -> Codes {
+/// The check codes of the side to move in `pos`, sorted, `checkers`
+/// being the men giving check.
+fn check_codes(pos: &Chess, checkers: Bitboard) -> Codes {
     let mut codes = Codes::default();
+    if checkers.is_empty() {
+        return codes;
+    }
     if let Some(king) = pos.board().king_of(pos.turn()) {
-        for (i, checker) in pos.checkers().into_iter().take(2).enumerate() {
+        for (i, checker) in checkers.into_iter().take(2).enumerate() {
             codes[i] = check_code(pos.board(), checker, king);
         }
     }
     sort_codes(&mut codes);
     codes
+}
+
+/// Whether the side to move in `pos` has a legal move: quickly when its
+/// king can step to a square no man of the other side attacks, else by
+/// making every legal move.
+fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let side = pos.turn();
+    if let Some(king) = board.king_of(side) {
+        let occupied = board.occupied().without(king);
+        let steps = attacks::king_attacks(king) & !board.by_color(side);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !side, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
 }
 
 /// Sorts two codes, 0 (none) last.
@@ -328,17 +444,16 @@ fn check_code(board: &Board, from: Square, king: Square) -> u8 {
 fn written_codes(
     c: &[u8],
     k: &KComment,
-) -> Result<(Option<Square>, Codes), String> {
+) -> Result<(Option<Square>, Codes), &'static str> {
     let mut taken = None;
     let mut checks = Codes::default();
     let mut n = 0;
-    for (i, code) in k.announcements(c).enumerate() {
+    let codes = Items::new(&c[k.response()], || k.announcements(c));
+    for (i, code) in codes.enumerate() {
         match code {
             [b'X', f, r] => {
                 if i > 0 {
-                    return Err(
-                        "the capture must be announced first, once".into()
-                    );
+                    return Err("the capture must be announced first, once");
                 }
                 taken = Some(Square::from_coords(
                     File::new(u32::from(f - b'a')),
@@ -349,7 +464,7 @@ fn written_codes(
                 checks[n] = *d;
                 n += 1;
             }
-            [b'C', _] => return Err("more than two checks announced".into()),
+            [b'C', _] => return Err("more than two checks announced"),
             _ => unreachable!("the reader checked the announcements"),
         }
     }
@@ -416,6 +531,8 @@ pub struct Referee<'c> {
     marker: Option<Range<usize>>,
     /// The true position (unfiltered), or the player's view (filtered).
     position: Option<Chess>,
+    /// The men giving check in `position`.
+    checkers: Bitboard,
     view: Option<View>,
     pending: Option<Pending>,
     /// The game's warnings.
@@ -434,6 +551,7 @@ impl<'c> Referee<'c> {
             result: None,
             marker: None,
             position: None,
+            checkers: Bitboard::EMPTY,
             view: None,
             pending: None,
             warnings: Vec::new(),
@@ -480,12 +598,23 @@ impl<'c> Referee<'c> {
             Some(k) => written_codes(c, k).map_err(|m| judge.fault(at, m))?,
             None => (None, Codes::default()),
         };
-        let attempts = k.map(|k| k.attempts(c));
+        let attempts = match k {
+            Some(k) if k.listed().is_some() => {
+                Items::new(&c[k.illegal()], || k.attempts(c))
+            }
+            _ => Items::Plain(None),
+        };
         if let Some(view) = self.view.as_mut() {
             return judge.view(view, attempts, taken);
         }
         match self.position.as_mut() {
-            Some(pos) => judge.true_position(pos, attempts, taken, checks),
+            Some(pos) => judge.true_position(
+                pos,
+                &mut self.checkers,
+                attempts,
+                taken,
+                checks,
+            ),
             None => Ok(()),
         }
     }
@@ -535,11 +664,13 @@ impl Judge<'_> {
     }
 
     /// An unfiltered record: the move, its attempts and its announcements
-    /// in the true position, which the move then changes.
+    /// in the true position, which the move then changes, and `checkers`,
+    /// the men giving check there, with it.
     fn true_position<'c>(
         &mut self,
         pos: &mut Chess,
-        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        checkers: &mut Bitboard,
+        attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
         checks: Codes,
     ) -> Result<(), Fault> {
@@ -551,9 +682,10 @@ impl Judge<'_> {
             pos.castles().has(side, CastlingSide::KingSide),
             pos.castles().has(side, CastlingSide::QueenSide),
         );
-        for attempt in attempts.into_iter().flatten() {
+        let guard = Guard::new(pos, *checkers);
+        for attempt in attempts {
             let (tried, _) = written(attempt);
-            if is_legal(pos, &tried) {
+            if is_legal(pos, &guard, &tried) {
                 let message = format!(
                     "the attempt {} is legal: the referee would have played it",
                     shown(attempt, 24)
@@ -564,13 +696,14 @@ impl Judge<'_> {
                 self.nonsense(attempt)?;
             }
         }
-        let m = find_move(pos, &w)
+        let m = find_move(pos, &guard, &w)
             .map_err(|m| self.fault(self.pending.span.start, m))?;
         let real_taken = taken_square(&m);
         pos.play_unchecked(m);
-        let gives = match pos.is_check() {
+        *checkers = pos.checkers();
+        let gives = match checkers.any() {
             false => Mark::None,
-            true if pos.is_checkmate() => Mark::Mate,
+            true if !has_legal_move(pos) => Mark::Mate,
             true => Mark::Check,
         };
         if gives != mark {
@@ -585,7 +718,7 @@ impl Judge<'_> {
             };
             return Err(self.fault(self.pending.span.start, want));
         }
-        let real_checks = check_codes(pos);
+        let real_checks = check_codes(pos, *checkers);
         if (real_taken, real_checks) != (taken, checks) {
             let message = format!(
                 "announced {}, but the move produced {}",
@@ -601,7 +734,7 @@ impl Judge<'_> {
     fn view<'c>(
         &mut self,
         view: &mut View,
-        attempts: Option<impl Iterator<Item = &'c [u8]>>,
+        attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
     ) -> Result<(), Fault> {
         let pending = self.pending;
@@ -627,7 +760,7 @@ impl Judge<'_> {
             }
             return Ok(());
         }
-        for attempt in attempts.into_iter().flatten() {
+        for attempt in attempts {
             let (tried, _) = written(attempt);
             if !possible(&view.board, view.side, view.castle, &tried) {
                 self.nonsense(attempt)?;
@@ -659,17 +792,17 @@ impl Judge<'_> {
                 view.castle = (false, false);
             }
             Written::Move { role, file, rank, capture, to, promotion } => {
-                let own = view.board.by_color(side);
-                let from = view
-                    .board
-                    .by_piece(Piece { color: side, role })
-                    .into_iter()
-                    .find(|&from| {
-                        file.is_none_or(|f| f == from.file())
-                            && rank.is_none_or(|r| r == from.rank())
-                            && reaches(own, side, role, from, to, capture)
-                    })
-                    .expect("possible() found it");
+                let from = possible_froms(
+                    &view.board,
+                    side,
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                )
+                .first()
+                .expect("possible() found it");
                 let diagonal = role == Role::Pawn && from.file() != to.file();
                 let passed = Square::from_coords(to.file(), from.rank());
                 match taken {
@@ -724,17 +857,68 @@ fn candidates(pos: &Chess, w: &Written) -> MoveList {
     }
 }
 
+/// What decides where the men of the side to move may go in a position,
+/// worked out once for all the moves judged there (the attempts and the
+/// move): its king, and where the checks let the other men go.
+#[derive(Clone, Copy, Debug)]
+struct Guard {
+    king: Option<Square>,
+    /// Where a man other than the king may go: anywhere out of check,
+    /// onto the man giving a single check or between it and the king,
+    /// nowhere in a double check.
+    targets: Bitboard,
+}
+
+impl Guard {
+    /// The guard of the side to move in `pos`, whose men giving check
+    /// are `checkers`.
+    fn new(pos: &Chess, checkers: Bitboard) -> Guard {
+        let king = pos.board().king_of(pos.turn());
+        let targets = match (king, checkers.single_square()) {
+            _ if checkers.is_empty() => Bitboard::FULL,
+            (Some(king), Some(checker)) => {
+                checkers | attacks::between(king, checker)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        Guard { king, targets }
+    }
+}
+
+/// Whether the man on `from` is pinned to its king on `king`: alone
+/// between it and a rook, bishop or queen of the other side on their
+/// line, so that it may only move along that line.
+fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
+    let line = attacks::ray(king, from);
+    let occupied = board.occupied();
+    if line.is_empty() || (attacks::between(king, from) & occupied).any() {
+        return false;
+    }
+    let them = board.by_color(!side);
+    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+        attacks::rook_attacks(from, occupied) & board.rooks_and_queens()
+    } else {
+        attacks::bishop_attacks(from, occupied) & board.bishops_and_queens()
+    };
+    (sliders & line & them).any()
+}
+
 /// The squares of the men of the side to move that can make the move
 /// (not castling) of `role` to `to` in `pos`, from a square that agrees
 /// with `file` and `rank`, legally: with the capture mark `capture` if it
 /// is given (for a pawn it tells a push from a capture, given or not),
 /// with `promotion` where a pawn reaches the last rank. What
 /// [`Position::san_candidates`] finds, without making every legal move:
-/// the man must reach `to` on the board (the attack tables) and, the move
-/// made on the board's bitboards, its king must not be attacked. (Tested
+/// the man must reach `to` on the board (the attack tables) and, by
+/// `guard` (the guard of `pos`), go where the checks allow, and stay on
+/// the line of a pin; a move of the king, or en passant, is made on the
+/// board's bitboards, and the king must not be attacked then. (Tested
 /// against shakmaty's legal moves.)
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn legal_froms(
     pos: &Chess,
+    guard: &Guard,
     role: Role,
     file: Option<File>,
     rank: Option<Rank>,
@@ -798,7 +982,24 @@ fn legal_froms(
         }
         froms &= attacks::attacks(to, Piece { color: !side, role }, occupied);
     }
-    let king = board.king_of(side);
+    if role != Role::King && ep.is_none() {
+        // Where the checks allow, along the line of a pin.
+        if !guard.targets.contains(to) {
+            return Bitboard::EMPTY;
+        }
+        let mut legal = froms;
+        if let Some(king) = guard.king {
+            for from in froms {
+                if !attacks::aligned(king, from, to)
+                    && pinned(board, side, king, from)
+                {
+                    legal.discard(from);
+                }
+            }
+        }
+        return legal;
+    }
+    let king = guard.king;
     let mut legal = Bitboard::EMPTY;
     for from in froms {
         let taken = match ep {
@@ -822,21 +1023,24 @@ fn legal_froms(
 
 /// Whether the attempt `w` is a legal move in `pos` (an attempt's
 /// capture mark counts only for a pawn's).
-fn is_legal(pos: &Chess, w: &Written) -> bool {
+fn is_legal(pos: &Chess, guard: &Guard, w: &Written) -> bool {
     match *w {
         Written::Castle(side) => !pos.castling_moves(side).is_empty(),
         Written::Move { role, file, rank, capture, to, promotion } => {
             let capture = (role == Role::Pawn).then_some(capture);
-            legal_froms(pos, role, file, rank, capture, to, promotion).any()
+            legal_froms(pos, guard, role, file, rank, capture, to, promotion)
+                .any()
         }
     }
 }
 
-/// The legal move `w` in `pos`, or why there is none.
-fn find_move(pos: &Chess, w: &Written) -> Result<Move, String> {
+/// The legal move `w` in `pos` (whose guard is `guard`), or why there is
+/// none.
+fn find_move(pos: &Chess, guard: &Guard, w: &Written) -> Result<Move, String> {
     if let Written::Move { role, file, rank, capture, to, promotion } = *w {
+        let marked = Some(capture);
         let froms =
-            legal_froms(pos, role, file, rank, Some(capture), to, promotion);
+            legal_froms(pos, guard, role, file, rank, marked, to, promotion);
         if froms.count() == 1 {
             let from = froms.first().expect("one");
             let taken = pos.board().role_at(to);
@@ -989,6 +1193,8 @@ impl Sink for Referee<'_> {
         };
         // A FEN that is no legal position leaves the game unjudged but for
         // its syntax: the fault is reported at the first move.
+        self.checkers =
+            position.as_ref().map_or(Bitboard::EMPTY, Position::checkers);
         self.position = position;
         if let (Some(side), Some(pos)) = (game.filtered, &self.position) {
             let side = color(side);
@@ -1030,7 +1236,9 @@ impl Sink for Referee<'_> {
         hidden: bool,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        self.settle(game, input, None)?;
+        if self.pending.is_some() {
+            self.settle(game, input, None)?;
+        }
         let pending = Pending {
             span: span.clone(),
             fullmove: game.fullmove,
@@ -1117,20 +1325,21 @@ impl Sink for Referee<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) -> Result<bool, Fault> {
-        self.settle(game, input, None)?;
-        if let Some(pos) =
-            &self.position.clone().filter(|_| self.view.is_none())
-        {
-            let want = if pos.is_checkmate() {
-                Some(if pos.turn() == Color::White { "0-1" } else { "1-0" })
-            } else if pos.is_stalemate() {
-                Some("1/2-1/2")
-            } else {
-                None
+        if self.pending.is_some() {
+            self.settle(game, input, None)?;
+        }
+        if let (Some(pos), None) = (&self.position, &self.view) {
+            let mate = self.checkers.any();
+            let want = match has_legal_move(pos) {
+                true => None,
+                false if mate => Some(match pos.turn() {
+                    Color::White => "0-1",
+                    Color::Black => "1-0",
+                }),
+                false => Some("1/2-1/2"),
             };
             if let Some(want) = want {
-                let ending =
-                    if pos.is_checkmate() { "mate" } else { "stalemate" };
+                let ending = if mate { "mate" } else { "stalemate" };
                 for range in [&self.result, &self.marker].into_iter().flatten()
                 {
                     let written = &input[range.clone()];
@@ -1180,10 +1389,74 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
 
+    /// `written` reads every shape of Kriegspiel SAN.
+    #[test]
+    fn written_reads_every_shape() {
+        let sq = |s: &str| s.parse::<Square>().expect("a square");
+        let mv = |role, file, rank, capture, to: &str, promotion| {
+            Written::Move { role, file, rank, capture, to: sq(to), promotion }
+        };
+        let cases = [
+            ("O-O", Written::Castle(CastlingSide::KingSide), Mark::None),
+            ("0-0-0+", Written::Castle(CastlingSide::QueenSide), Mark::Check),
+            ("O-O-O#!?", Written::Castle(CastlingSide::QueenSide), Mark::Mate),
+            ("e4", mv(Role::Pawn, None, None, false, "e4", None), Mark::None),
+            (
+                "exd8=N#?!",
+                mv(
+                    Role::Pawn,
+                    Some(File::E),
+                    None,
+                    true,
+                    "d8",
+                    Some(Role::Knight),
+                ),
+                Mark::Mate,
+            ),
+            (
+                "a1=Q+",
+                mv(Role::Pawn, None, None, false, "a1", Some(Role::Queen)),
+                Mark::Check,
+            ),
+            (
+                "Nf3!!",
+                mv(Role::Knight, None, None, false, "f3", None),
+                Mark::None,
+            ),
+            (
+                "Rbxb7??",
+                mv(Role::Rook, Some(File::B), None, true, "b7", None),
+                Mark::None,
+            ),
+            (
+                "R1a3+",
+                mv(Role::Rook, None, Some(Rank::First), false, "a3", None),
+                Mark::Check,
+            ),
+            (
+                "Qh4xe1#",
+                mv(
+                    Role::Queen,
+                    Some(File::H),
+                    Some(Rank::Fourth),
+                    true,
+                    "e1",
+                    None,
+                ),
+                Mark::Mate,
+            ),
+            ("Kxe2", mv(Role::King, None, None, true, "e2", None), Mark::None),
+        ];
+        for (token, w, mark) in cases {
+            assert_eq!(written(token.as_bytes()), (w, mark), "{token}");
+        }
+    }
+
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
     /// in the positions of random games (pins, checks, double checks, en
-    /// passant, promotions and the kings' own moves among them).
+    /// passant, promotions and the kings' own moves among them), and
+    /// `has_legal_move` tells whether there is one.
     #[test]
     fn legal_froms_agrees_with_shakmaty() {
         let mut rng = Rng::new(7);
@@ -1219,7 +1492,14 @@ mod tests {
                                 .map(|m| m.from().expect("a move from"))
                                 .collect();
                             let got = legal_froms(
-                                &pos, role, None, None, capture, to, promotion,
+                                &pos,
+                                &Guard::new(&pos, pos.checkers()),
+                                role,
+                                None,
+                                None,
+                                capture,
+                                to,
+                                promotion,
                             );
                             assert_eq!(
                                 got,
@@ -1233,6 +1513,7 @@ mod tests {
                         }
                     }
                 }
+                assert_eq!(has_legal_move(&pos), !legal.is_empty());
                 ep += legal.iter().filter(|m| m.is_en_passant()).count();
                 promotions +=
                     legal.iter().filter(|m| m.is_promotion()).count();
