@@ -217,20 +217,22 @@ where
             Ok(true)
         })?;
     reader.carry_on(carry);
-    let (held, rest): (_, Box<dyn io::Read + '_>) = match end {
-        End::Done => return Ok(()),
-        End::Uncut(held) => (held, Box::new(lines.into_rest())),
-        End::UncutAt(held, at) => {
+    let mut out = Vec::with_capacity(OUT_BUFFER);
+    reader.number_from(tally.games);
+    match end {
+        End::Done => Ok(()),
+        End::Uncut(held) => {
+            let mut rest = held.into_reader_then(lines.into_rest());
+            reader.lines(&mut rest, &mut out, Some(wtr), report, true)
+        }
+        End::UncutAt { at, first } => {
             // A mapped file: its rest from where the batches stopped.
             let mut file = file.expect("only a file is mapped");
             file.seek(SeekFrom::Start(at)).map_err(Failure::Read)?;
-            (held, Box::new(file))
+            let mut rest = LineReader::continuing(file, first);
+            reader.lines(&mut rest, &mut out, Some(wtr), report, true)
         }
-    };
-    let mut rest = held.into_reader_then(rest);
-    let mut out = Vec::with_capacity(OUT_BUFFER);
-    reader.number_from(tally.games);
-    reader.lines(&mut rest, &mut out, Some(wtr), report, true)
+    }
 }
 
 /// Reads the games of `batch` with `reader` (a new one, or one carrying

@@ -740,8 +740,10 @@ mod map {
                     }
                 }
                 at = Some(next);
-                // The rest of the line is not mapped yet.
-                want = want.max(next).saturating_mul(2);
+                // The rest of the line is not mapped yet: a batch more
+                // (a quarter of a window at least), not twice as much, so
+                // that what a batch with no cut maps stays near its most.
+                want = want.max(next).saturating_add(size.max(WINDOW / 4));
             }
         }
 
@@ -822,9 +824,10 @@ pub enum End {
     /// sizes: every batch before these lines was emitted, and the caller
     /// reads these lines, then the rest of the input, on its own.
     Uncut(Lines),
-    /// As `Uncut`, for a file that was mapped ([`run_file`]): the rest of
-    /// the input is the rest of the file from this offset.
-    UncutAt(Lines, u64),
+    /// As `Uncut`, for a file that was mapped ([`run_file`]): the lines
+    /// not read yet are the rest of the file from this offset, the first
+    /// of them numbered so (none is held in memory).
+    UncutAt { at: u64, first: u64 },
 }
 
 /// Where a batch of [`map::Windows::next_cut_batch`] ends.
@@ -990,7 +993,12 @@ where
 {
     let (mut windows, mut first) = read;
     let batch_bytes = batch_bytes.max(1);
-    let max = batch_bytes.saturating_mul(MAX_UNCUT);
+    // What a batch may hold: as for `run`, but no more than a window past
+    // its size, which is mapped whole (and counts in the memory used)
+    // while the batches before it hold theirs.
+    let max = batch_bytes
+        .saturating_mul(MAX_UNCUT)
+        .min(batch_bytes.saturating_add(WINDOW));
     thread::scope(|scope| {
         let mut pool = Pool { idle: workers, order: None };
         let mut spare: Vec<Batch> = vec![];
@@ -1032,7 +1040,9 @@ where
                 if !pool.drain(&mut emit)? {
                     return Ok(End::Done);
                 }
-                return Ok(End::UncutAt(next.lines, windows.pos()));
+                let at = windows.pos() - next.lines.len() as u64;
+                let first = next.lines.first;
+                return Ok(End::UncutAt { at, first });
             }
             batch = Some(next);
         }
@@ -1620,7 +1630,7 @@ mod tests {
                     out.extend_from_slice(&batch.out);
                     assert!(out == want.out);
                 }
-                End::UncutAt(..) => panic!("only a file is mapped"),
+                End::UncutAt { .. } => panic!("only a file is mapped"),
             }
         }
     }
@@ -1709,11 +1719,10 @@ mod tests {
             match end.unwrap() {
                 End::Done => {}
                 End::Uncut(_) => panic!("a file that maps is read mapped"),
-                End::UncutAt(held, at) => {
-                    assert!(held.len() > batch_bytes * MAX_UNCUT);
+                End::UncutAt { at, first } => {
                     let mut rest = &file;
                     rest.seek(io::SeekFrom::Start(at)).unwrap();
-                    let mut rdr = held.into_reader_then(rest);
+                    let mut rdr = LineReader::continuing(rest, first);
                     let mut batch = Batch::default();
                     while let Some(line) = rdr.next_line().unwrap() {
                         batch.lines.push(line);
