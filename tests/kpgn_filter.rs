@@ -489,9 +489,14 @@ fn text_outside_games_warns_and_strict_fails() {
 /// and on one and two threads: the game must be refused (status 2, the
 /// message given, none of `hidden` in the output).
 fn refused(input: &str, says: &str, hidden: &[&str]) {
+    refused_for(&["-w", "-b"], input, says, hidden);
+}
+
+/// [`refused`], for the players `sides` only.
+fn refused_for(sides: &[&str], input: &str, says: &str, hidden: &[&str]) {
     let dir = Dir::new("kpgn-refused");
     dir.create("g.pgn", input);
-    for side in ["-w", "-b"] {
+    for &side in sides {
         for threads in ["-j1", "-j2"] {
             let out = dir.command(TOOL).args([side, threads, "g.pgn"]).run();
             let text = out.out();
@@ -562,31 +567,18 @@ fn a_hidden_move_put_in_for_the_opponents_move_is_refused() {
         1. e4 {(:)} e5 {(:)} 2. Qh5 ?? {(:)} Nc6 {(:Qh4) LEAKB} 0-1\n";
     refused(game, "but black's moves before it are in clear", &["LEAKB"]);
     // Both sides' moves hidden, or one side's in clear after hidden ones.
-    let dir = Dir::new("kpgn-both-hidden");
-    dir.create("g.pgn", "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:0)} 2. ?? *\n");
-    dir.command(TOOL)
-        .args(["-w", "g.pgn"])
-        .run()
-        .code(2)
-        .says("but black's moves are hidden already");
+    let both = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:0)} 2. ?? *\n";
+    refused_for(&["-w"], both, "but black's moves are hidden already", &[]);
     let after = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} \
                  Nc6 {(:) LEAKB} *\n";
-    let dir = Dir::new("kpgn-clear-after");
-    dir.create("g.pgn", after);
-    let out = dir.command(TOOL).args(["-w", "g.pgn"]).run();
-    assert!(!out.out().contains("LEAKB"), "{}", out.out());
-    out.code(2).says("black's move 'Nc6' is in clear");
+    let says = "black's move 'Nc6' is in clear";
+    refused_for(&["-w"], after, says, &["LEAKB"]);
     // Filtered for the side whose moves it hides, such a record would be
     // written as filtered for that side and refused when read again
     // (found by the fuzz target's idempotency check).
-    let dir = Dir::new("kpgn-own-hidden");
-    dir.create("g.pgn", "[Event \"x\"]\n\n1. ?? {(Xh5:2)} e5 {(:)} *\n");
-    dir.command(TOOL)
-        .args(["-w", "g.pgn"])
-        .run()
-        .code(2)
-        .says("white's own move is hidden ('??')");
-    let got = dir.command(TOOL).args(["-b", "g.pgn"]).stdout();
+    let own = "[Event \"x\"]\n\n1. ?? {(Xh5:2)} e5 {(:)} *\n";
+    refused_for(&["-w"], own, "white's own move is hidden ('??')", &[]);
+    let got = filtered(&["-b"], own);
     assert!(got.contains("1. ?? {(Xh5:2)} e5 {(:)} *"), "{got}");
     // A record that hides all of one side's moves, without its tag, is
     // read as filtered: nothing of that side's to hide.

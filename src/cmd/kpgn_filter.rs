@@ -194,9 +194,6 @@ mod tests {
         }
     }
 
-    /// Games behind escape lines are never certain starts: past
-    /// `MAX_UNCUT` batch sizes, the rest of the input is read on the
-    /// calling thread, with the same result.
     /// A file is read in batches mapped from it: the same output and
     /// reports as one thread gives, whatever the threads and the batch
     /// size, the batches that find no cut included.
@@ -244,6 +241,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Games behind escape lines are never certain starts: past
+    /// `MAX_UNCUT` batch sizes, the rest of the input is read on the
+    /// calling thread, with the same result.
     #[test]
     fn an_input_that_cannot_be_cut_is_read_on_one_thread() {
         let game = "%escape\n[Event \"e\"]\n1. e4 {(:)} e5 {(Xe4:d5)} *\n\n";

@@ -16,9 +16,9 @@ read** and writes them out. So the output and the diagnostics are exactly
 those of one thread, line numbers included.
 
 Memory stays flat: at most two batches per worker, eight in all, are in
-flight, and batches are reused. The threads live as long as one input; a tool starts
-them only for an input with more than one batch of data lines, so small
-inputs never pay for them. With one worker no thread is started: each
+flight, and batches are reused. The threads live as long as one input; a
+tool starts them only for an input with more than one batch of data
+lines, so small inputs never pay for them. With one worker no thread is started: each
 batch is worked on and emitted on the calling thread, so that `-j1`
 reads in batches as more threads do.
 */
@@ -369,11 +369,8 @@ where
             }
             carry.extend_from_slice(&bytes[cut..]);
             bytes.truncate(cut);
-            batch.lines.first = first;
-            let ends = line_ends(bytes);
-            first += ends.count;
-            batch.lines.lf_only =
-                ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
+            (batch.lines.first, batch.lines.lf_only) =
+                numbered(bytes, &mut first);
             let ended = !matches!(read, Ok(false));
             if ended {
                 break read.map(|_| ());
@@ -522,11 +519,8 @@ where
             let window = windows.current();
             let bytes = &window.bytes()[range.clone()];
             if numbers == Numbers::Reader {
-                next.lines.first = first;
-                let ends = line_ends(bytes);
-                first += ends.count;
-                next.lines.lf_only =
-                    ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
+                (next.lines.first, next.lines.lf_only) =
+                    numbered(bytes, &mut first);
             } else {
                 next.lines.deferred = true;
             }
@@ -795,6 +789,16 @@ mod map {
     }
 }
 
+/// Numbers the whole lines `bytes` on the reading thread: the number of
+/// their first line, `first`, which moves on past them, and whether every
+/// one ends with LF ([`Lines::lf_only`]).
+fn numbered(bytes: &[u8], first: &mut u64) -> (u64, bool) {
+    let number = *first;
+    let ends = line_ends(bytes);
+    *first += ends.count;
+    (number, ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n'))
+}
+
 /// Reads the rest of `lines` into `bytes` until it holds `size` bytes
 /// more than it did, or the input ends; returns whether it ended.
 fn fill_block<R: Read>(
@@ -1024,11 +1028,8 @@ where
             let mut next = spare.pop().unwrap_or_default();
             let window = windows.current();
             let bytes = &window.bytes()[range.clone()];
-            next.lines.first = first;
-            let ends = line_ends(bytes);
-            first += ends.count;
-            next.lines.lf_only =
-                ends.lf_only && bytes.last().is_none_or(|&b| b == b'\n');
+            (next.lines.first, next.lines.lf_only) =
+                numbered(bytes, &mut first);
             next.lines.mapped = Some((window, range));
             next.cut = how == BatchEnd::Cut;
             if let Some(full) = batch.take() {

@@ -1123,6 +1123,16 @@ impl<S: Sink> Game<S> {
     }
 }
 
+/// The number of the line of `input` that `at` starts, counted on from
+/// `known` (a line start at or before it, and its number), which moves
+/// to `at`.
+fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
+    let (from, number) = *known;
+    let n = number + count_line_ends(&input[from..at]);
+    *known = (at, n);
+    n
+}
+
 /// Whether `b` may be part of a move token: a symbol character or a
 /// glyph.
 #[inline(always)]
@@ -1391,9 +1401,7 @@ impl<S: Sink> Reader<S> {
     ) -> io::Result<bool> {
         let keep = if self.in_game { self.game.core.start } else { self.pos };
         if keep > 0 {
-            let input = std::mem::take(&mut self.input);
-            self.line_of(&input, keep);
-            self.input = input;
+            line_at(&mut self.known, &self.input, keep);
             self.input.copy_within(keep..self.end, 0);
             self.end -= keep;
             self.pos -= keep;
@@ -1443,10 +1451,7 @@ impl<S: Sink> Reader<S> {
     /// The number of the line that `at` (a line start at or after the
     /// last one asked for) starts.
     fn line_of(&mut self, input: &[u8], at: usize) -> u64 {
-        let (from, number) = self.known;
-        let n = number + count_line_ends(&input[from..at]);
-        self.known = (at, n);
-        n
+        line_at(&mut self.known, input, at)
     }
 
     /// [`Reader::process`] of the reader's own buffer.
