@@ -2,18 +2,18 @@
 The records of one input on several threads, in order.
 
 The calling thread fills [`Batch`]es of about [`BATCH_BYTES`] bytes of
-whole lines. For records of one line ([`run_lines`]) it reads the input
-straight into each batch and cuts it after its last whole line, never
-looking at a line; where a batch may end only before certain lines
-([`run`]), it reads lines through the shared
-[`LineReader`], copying runs of lines that end
-with LF, CR LF or CR in bulk. Each batch goes to a shared queue, from
-which the next free worker takes it, reads its lines where they lie
-(with a line reader of its own), parses them and fills the batch's
-output;
-the calling thread then takes the batches back **in the order they were
-read** and writes them out. So the output and the diagnostics are exactly
-those of one thread, line numbers included.
+whole lines (or up to four times that, [`batch_bytes`], for a tool whose
+lines are cheap to read). For records of one line ([`run_lines`]) it
+reads the input straight into each batch and cuts it after its last
+whole line, never looking at a line; where a batch may end only before
+certain lines ([`run`]), it reads lines through the shared
+[`LineReader`], copying runs of lines that end with LF, CR LF or CR in
+bulk. Each batch goes to a shared queue, from which the next free worker
+takes it, reads its lines where they lie (with a line reader of its
+own), parses them and fills the batch's output; the calling thread then
+takes the batches back **in the order they were read** and writes them
+out. So the output and the diagnostics are exactly those of one thread,
+line numbers included.
 
 Memory stays flat: at most two batches per worker, eight in all, are in
 flight, and batches are reused. The threads live as long as one input; a
@@ -48,6 +48,20 @@ const IN_FLIGHT: usize = 2;
 /// 18 MiB on a 1 GB input, above the 16 MiB the tools keep to. With 8 in
 /// flight, every worker of 8 still has a batch to work on.
 const MAX_IN_FLIGHT: usize = 8;
+
+/// The size of a batch for `workers` threads, with `budget` bytes of
+/// batches in flight at most: [`BATCH_BYTES`] at least, four times that
+/// at most. A batch costs the same to hand over, however large, so a
+/// tool whose lines cost little to read (pbi-grep) takes fewer, larger
+/// batches where only a few are in flight.
+pub fn batch_bytes(workers: usize, budget: usize) -> usize {
+    (budget / in_flight(workers)).clamp(BATCH_BYTES, 4 * BATCH_BYTES)
+}
+
+/// How many batches `workers` threads hold at most.
+fn in_flight(workers: usize) -> usize {
+    (IN_FLIGHT * workers).clamp(1, MAX_IN_FLIGHT)
+}
 
 /// The number of worker threads when the user does not say: one per
 /// core, at most 8 (beyond that, writing the output in order is the
@@ -1201,7 +1215,7 @@ impl Order {
         scope: &'scope thread::Scope<'scope, '_>,
         workers: Vec<W>,
     ) -> Order {
-        let limit = (IN_FLIGHT * workers.len()).min(MAX_IN_FLIGHT);
+        let limit = in_flight(workers.len());
         let (to, queue) = mpsc::sync_channel::<(u64, Batch)>(limit);
         let queue = Arc::new(Mutex::new(queue));
         let (done, from) = mpsc::channel();
@@ -1344,6 +1358,26 @@ mod tests {
                 sequential(&input),
                 "{threads} threads, batches of {batch_bytes}"
             );
+        }
+    }
+
+    /// A tool's batches in flight keep within its budget wherever a
+    /// batch larger than the default fits in it, and are never smaller
+    /// than the default nor larger than four times it.
+    #[test]
+    fn batch_size_keeps_the_budget() {
+        const MIB: usize = 1 << 20;
+        let sizes: Vec<usize> =
+            [1, 2, 3, 4, 8, 64].map(|w| batch_bytes(w, 4 * MIB)).into();
+        assert_eq!(sizes, [MIB, MIB, 4 * MIB / 6, MIB / 2, MIB / 2, MIB / 2]);
+        for workers in 1..=16 {
+            for budget in [0, MIB / 2, 2 * MIB, 4 * MIB, 64 * MIB] {
+                let size = batch_bytes(workers, budget);
+                assert!((BATCH_BYTES..=4 * BATCH_BYTES).contains(&size));
+                if size > BATCH_BYTES {
+                    assert!(size * in_flight(workers) <= budget);
+                }
+            }
         }
     }
 

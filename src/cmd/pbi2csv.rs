@@ -475,9 +475,6 @@ fn workbook_error(path: &Path, e: XlsxError) -> io::Error {
     io::Error::other(format!("{}: {text}", path.display()))
 }
 
-/// The size of a batch of lines for the workers.
-const BATCH: usize = par::BATCH_BYTES;
-
 /// The writer and its scratch space.
 struct Table<'c, W: Write> {
     config: &'c Config,
@@ -620,7 +617,10 @@ impl<'c, W: Write> Table<'c, W> {
             true => par::Numbers::Reader,
             false => par::Numbers::Worker,
         };
-        par::run_file_lines(lines, file, numbers, workers, BATCH, |batch| {
+        // A batch's CSV is larger than its lines: 2 MiB of lines in
+        // flight, with their rows, keep to the tools' memory.
+        let size = par::batch_bytes(self.config.threads, 2 << 20);
+        par::run_file_lines(lines, file, numbers, workers, size, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
             }

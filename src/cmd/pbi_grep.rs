@@ -743,7 +743,17 @@ impl<W: Write> Grep<'_, W> {
                 scan: LineScan::new(),
             })
             .collect();
-        let (numbers, size) = (par::Numbers::Worker, par::BATCH_BYTES);
+        // Reading a line costs little here, so larger batches, handed
+        // over less often, pay: 1 MiB with two workers when no record is
+        // written (4 MiB of lines in flight, whatever the threads), half
+        // that when the selected lines are (a batch's output is up to
+        // its lines again).
+        let budget = match self.opts.mode {
+            Mode::Print => 2 << 20,
+            _ => 4 << 20,
+        };
+        let size = par::batch_bytes(self.opts.threads, budget);
+        let numbers = par::Numbers::Worker;
         par::run_file_lines(lines, file, numbers, workers, size, |batch| {
             for d in batch.diagnostics.drain(..) {
                 msgs.report(d);
