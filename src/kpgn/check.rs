@@ -34,6 +34,7 @@ use shakmaty::{
 };
 
 use super::comment::KComment;
+use super::pos::{has_legal_move, legal_froms, Guard, Pos};
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
 use crate::diag::{shown, Diagnostic};
@@ -372,37 +373,18 @@ fn taken_square(m: &Move) -> Option<Square> {
 
 /// The check codes of the side to move in `pos`, sorted, `checkers`
 /// being the men giving check.
-fn check_codes(pos: &Chess, checkers: Bitboard) -> Codes {
+fn check_codes(pos: &Pos, checkers: Bitboard) -> Codes {
     let mut codes = Codes::default();
     if checkers.is_empty() {
         return codes;
     }
-    if let Some(king) = pos.board().king_of(pos.turn()) {
+    if let Some(king) = pos.board.king_of(pos.turn) {
         for (i, checker) in checkers.into_iter().take(2).enumerate() {
-            codes[i] = check_code(pos.board(), checker, king);
+            codes[i] = check_code(&pos.board, checker, king);
         }
     }
     sort_codes(&mut codes);
     codes
-}
-
-/// Whether the side to move in `pos` has a legal move: quickly when its
-/// king can step to a square no man of the other side attacks, else by
-/// making every legal move.
-fn has_legal_move(pos: &Chess) -> bool {
-    let board = pos.board();
-    let side = pos.turn();
-    if let Some(king) = board.king_of(side) {
-        let occupied = board.occupied().without(king);
-        let steps = attacks::king_attacks(king) & !board.by_color(side);
-        if steps
-            .into_iter()
-            .any(|to| board.attacks_to(to, !side, occupied).is_empty())
-        {
-            return true;
-        }
-    }
-    !pos.legal_moves().is_empty()
 }
 
 /// Sorts two codes, 0 (none) last.
@@ -530,7 +512,7 @@ pub struct Referee<'c> {
     result: Option<Range<usize>>,
     marker: Option<Range<usize>>,
     /// The true position (unfiltered), or the player's view (filtered).
-    position: Option<Chess>,
+    position: Option<Pos>,
     /// The men giving check in `position`.
     checkers: Bitboard,
     view: Option<View>,
@@ -668,7 +650,7 @@ impl Judge<'_> {
     /// the men giving check there, with it.
     fn true_position<'c>(
         &mut self,
-        pos: &mut Chess,
+        pos: &mut Pos,
         checkers: &mut Bitboard,
         attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
@@ -677,10 +659,11 @@ impl Judge<'_> {
         let (w, mark) =
             self.pending.written.expect("an unfiltered move is written");
         // The attempts, in the position the mover tried them in.
-        let side = pos.turn();
+        let side = pos.turn;
+        let rank = side.backrank();
         let castle = (
-            pos.castles().has(side, CastlingSide::KingSide),
-            pos.castles().has(side, CastlingSide::QueenSide),
+            pos.castling.contains(Square::from_coords(File::H, rank)),
+            pos.castling.contains(Square::from_coords(File::A, rank)),
         );
         let guard = Guard::new(pos, *checkers);
         for attempt in attempts {
@@ -692,14 +675,14 @@ impl Judge<'_> {
                 );
                 return Err(self.fault(self.at, message));
             }
-            if !possible(pos.board(), side, castle, &tried) {
+            if !possible(&pos.board, side, castle, &tried) {
                 self.nonsense(attempt)?;
             }
         }
         let m = find_move(pos, &guard, &w)
             .map_err(|m| self.fault(self.pending.span.start, m))?;
         let real_taken = taken_square(&m);
-        pos.play_unchecked(m);
+        pos.play(&m);
         *checkers = pos.checkers();
         let gives = match checkers.any() {
             false => Mark::None,
@@ -857,175 +840,11 @@ fn candidates(pos: &Chess, w: &Written) -> MoveList {
     }
 }
 
-/// What decides where the men of the side to move may go in a position,
-/// worked out once for all the moves judged there (the attempts and the
-/// move): its king, and where the checks let the other men go.
-#[derive(Clone, Copy, Debug)]
-struct Guard {
-    king: Option<Square>,
-    /// Where a man other than the king may go: anywhere out of check,
-    /// onto the man giving a single check or between it and the king,
-    /// nowhere in a double check.
-    targets: Bitboard,
-}
-
-impl Guard {
-    /// The guard of the side to move in `pos`, whose men giving check
-    /// are `checkers`.
-    fn new(pos: &Chess, checkers: Bitboard) -> Guard {
-        let king = pos.board().king_of(pos.turn());
-        let targets = match (king, checkers.single_square()) {
-            _ if checkers.is_empty() => Bitboard::FULL,
-            (Some(king), Some(checker)) => {
-                checkers | attacks::between(king, checker)
-            }
-            _ => Bitboard::EMPTY,
-        };
-        Guard { king, targets }
-    }
-}
-
-/// Whether the man on `from` is pinned to its king on `king`: alone
-/// between it and a rook, bishop or queen of the other side on their
-/// line, so that it may only move along that line.
-fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
-    let line = attacks::ray(king, from);
-    let occupied = board.occupied();
-    if line.is_empty() || (attacks::between(king, from) & occupied).any() {
-        return false;
-    }
-    let them = board.by_color(!side);
-    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
-        attacks::rook_attacks(from, occupied) & board.rooks_and_queens()
-    } else {
-        attacks::bishop_attacks(from, occupied) & board.bishops_and_queens()
-    };
-    (sliders & line & them).any()
-}
-
-/// The squares of the men of the side to move that can make the move
-/// (not castling) of `role` to `to` in `pos`, from a square that agrees
-/// with `file` and `rank`, legally: with the capture mark `capture` if it
-/// is given (for a pawn it tells a push from a capture, given or not),
-/// with `promotion` where a pawn reaches the last rank. What
-/// [`Position::san_candidates`] finds, without making every legal move:
-/// the man must reach `to` on the board (the attack tables) and, by
-/// `guard` (the guard of `pos`), go where the checks allow, and stay on
-/// the line of a pin; a move of the king, or en passant, is made on the
-/// board's bitboards, and the king must not be attacked then. (Tested
-/// against shakmaty's legal moves.)
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn legal_froms(
-    pos: &Chess,
-    guard: &Guard,
-    role: Role,
-    file: Option<File>,
-    rank: Option<Rank>,
-    capture: Option<bool>,
-    to: Square,
-    promotion: Option<Role>,
-) -> Bitboard {
-    let board = pos.board();
-    let side = pos.turn();
-    let (us, them) = (board.by_color(side), board.by_color(!side));
-    if us.contains(to) {
-        return Bitboard::EMPTY;
-    }
-    let occupied = board.occupied();
-    let takes = them.contains(to);
-    let mut froms = board.by_piece(Piece { color: side, role });
-    if let Some(f) = file {
-        froms &= Bitboard::from_file(f);
-    }
-    if let Some(r) = rank {
-        froms &= Bitboard::from_rank(r);
-    }
-    let mut ep = None;
-    if role == Role::Pawn {
-        if (to.rank() == side.fold_wb(Rank::Eighth, Rank::First))
-            != promotion.is_some()
-        {
-            return Bitboard::EMPTY;
-        }
-        let forward = side.fold_wb(1, -1);
-        let pawn_capture = capture.unwrap_or(false);
-        froms &= if pawn_capture {
-            if !takes {
-                if pos.maybe_ep_square() != Some(to) {
-                    return Bitboard::EMPTY;
-                }
-                ep = to.offset(-8 * forward);
-            }
-            attacks::pawn_attacks(!side, to)
-        } else {
-            if takes || occupied.contains(to) {
-                return Bitboard::EMPTY;
-            }
-            let mut from = Bitboard::EMPTY;
-            if let Some(one) = to.offset(-8 * forward) {
-                from |= Bitboard::from_square(one);
-                let start = side.fold_wb(Rank::Second, Rank::Seventh);
-                if !occupied.contains(one) {
-                    if let Some(two) = one.offset(-8 * forward) {
-                        if two.rank() == start {
-                            from |= Bitboard::from_square(two);
-                        }
-                    }
-                }
-            }
-            from
-        };
-    } else {
-        if promotion.is_some() || capture.is_some_and(|c| c != takes) {
-            return Bitboard::EMPTY;
-        }
-        froms &= attacks::attacks(to, Piece { color: !side, role }, occupied);
-    }
-    if role != Role::King && ep.is_none() {
-        // Where the checks allow, along the line of a pin.
-        if !guard.targets.contains(to) {
-            return Bitboard::EMPTY;
-        }
-        let mut legal = froms;
-        if let Some(king) = guard.king {
-            for from in froms {
-                if !attacks::aligned(king, from, to)
-                    && pinned(board, side, king, from)
-                {
-                    legal.discard(from);
-                }
-            }
-        }
-        return legal;
-    }
-    let king = guard.king;
-    let mut legal = Bitboard::EMPTY;
-    for from in froms {
-        let taken = match ep {
-            Some(sq) => Bitboard::from_square(sq),
-            None => Bitboard::from_square(to) & them,
-        };
-        let after = (occupied ^ Bitboard::from_square(from) ^ taken)
-            | Bitboard::from_square(to);
-        let safe = match if role == Role::King { Some(to) } else { king } {
-            Some(king) => {
-                (board.attacks_to(king, !side, after) & !taken).is_empty()
-            }
-            None => true,
-        };
-        if safe {
-            legal |= Bitboard::from_square(from);
-        }
-    }
-    legal
-}
-
 /// Whether the attempt `w` is a legal move in `pos` (an attempt's
 /// capture mark counts only for a pawn's).
-fn is_legal(pos: &Chess, guard: &Guard, w: &Written) -> bool {
+fn is_legal(pos: &Pos, guard: &Guard, w: &Written) -> bool {
     match *w {
-        Written::Castle(side) => !pos.castling_moves(side).is_empty(),
+        Written::Castle(side) => pos.castle(side).is_some(),
         Written::Move { role, file, rank, capture, to, promotion } => {
             let capture = (role == Role::Pawn).then_some(capture);
             legal_froms(pos, guard, role, file, rank, capture, to, promotion)
@@ -1036,22 +855,45 @@ fn is_legal(pos: &Chess, guard: &Guard, w: &Written) -> bool {
 
 /// The legal move `w` in `pos` (whose guard is `guard`), or why there is
 /// none.
-fn find_move(pos: &Chess, guard: &Guard, w: &Written) -> Result<Move, String> {
-    if let Written::Move { role, file, rank, capture, to, promotion } = *w {
-        let marked = Some(capture);
-        let froms =
-            legal_froms(pos, guard, role, file, rank, marked, to, promotion);
-        if froms.count() == 1 {
-            let from = froms.first().expect("one");
-            let taken = pos.board().role_at(to);
-            return Ok(if role == Role::Pawn && capture && taken.is_none() {
-                Move::EnPassant { from, to }
-            } else {
-                Move::Normal { role, from, capture: taken, to, promotion }
-            });
+fn find_move(pos: &Pos, guard: &Guard, w: &Written) -> Result<Move, String> {
+    match *w {
+        Written::Move { role, file, rank, capture, to, promotion } => {
+            let marked = Some(capture);
+            let froms = legal_froms(
+                pos, guard, role, file, rank, marked, to, promotion,
+            );
+            if froms.count() == 1 {
+                let from = froms.first().expect("one");
+                let taken = pos.board.role_at(to);
+                return Ok(
+                    if role == Role::Pawn && capture && taken.is_none() {
+                        Move::EnPassant { from, to }
+                    } else {
+                        Move::Normal {
+                            role,
+                            from,
+                            capture: taken,
+                            to,
+                            promotion,
+                        }
+                    },
+                );
+            }
+        }
+        Written::Castle(side) => {
+            if let Some(m) = pos.castle(side) {
+                return Ok(m);
+            }
         }
     }
-    // Slowly, for what is wrong.
+    why_not(&pos.chess(), w)
+}
+
+/// The legal move `w` in `pos`, found among all the legal moves, or why
+/// there is none.
+#[cold]
+#[inline(never)]
+fn why_not(pos: &Chess, w: &Written) -> Result<Move, String> {
     let legal = candidates(pos, w);
     let mut found = legal.iter().filter(|m| is_written(m, w, true));
     match (found.next(), found.next()) {
@@ -1195,8 +1037,8 @@ impl Sink for Referee<'_> {
         // its syntax: the fault is reported at the first move.
         self.checkers =
             position.as_ref().map_or(Bitboard::EMPTY, Position::checkers);
-        self.position = position;
-        if let (Some(side), Some(pos)) = (game.filtered, &self.position) {
+        self.position = position.as_ref().map(Pos::from_chess);
+        if let (Some(side), Some(pos)) = (game.filtered, &position) {
             let side = color(side);
             let castles = pos.castles();
             let mut board = Board::empty();
@@ -1332,7 +1174,7 @@ impl Sink for Referee<'_> {
             let mate = self.checkers.any();
             let want = match has_legal_move(pos) {
                 true => None,
-                false if mate => Some(match pos.turn() {
+                false if mate => Some(match pos.turn {
                     Color::White => "0-1",
                     Color::Black => "1-0",
                 }),
@@ -1450,93 +1292,5 @@ mod tests {
         for (token, w, mark) in cases {
             assert_eq!(written(token.as_bytes()), (w, mark), "{token}");
         }
-    }
-
-    /// `legal_froms` finds the squares that shakmaty's legal moves come
-    /// from, for every kind of man, every square and every capture mark,
-    /// in the positions of random games (pins, checks, double checks, en
-    /// passant, promotions and the kings' own moves among them), and
-    /// `has_legal_move` tells whether there is one.
-    #[test]
-    fn legal_froms_agrees_with_shakmaty() {
-        let mut rng = Rng::new(7);
-        let (mut positions, mut ep, mut promotions) = (0, 0, 0);
-        for _ in 0..60 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                positions += 1;
-                let legal = pos.legal_moves();
-                for role in Role::ALL {
-                    for to in Square::ALL {
-                        for capture in [None, Some(false), Some(true)] {
-                            if role == Role::Pawn && capture.is_none() {
-                                continue;
-                            }
-                            let promotion = (role == Role::Pawn
-                                && to.rank()
-                                    == pos
-                                        .turn()
-                                        .fold_wb(Rank::Eighth, Rank::First))
-                            .then_some(Role::Queen);
-                            let want: Bitboard = legal
-                                .iter()
-                                .filter(|m| {
-                                    m.role() == role
-                                        && m.to() == to
-                                        && !m.is_castle()
-                                        && m.promotion() == promotion
-                                        && capture.is_none_or(|c| {
-                                            c == m.is_capture()
-                                        })
-                                })
-                                .map(|m| m.from().expect("a move from"))
-                                .collect();
-                            let got = legal_froms(
-                                &pos,
-                                &Guard::new(&pos, pos.checkers()),
-                                role,
-                                None,
-                                None,
-                                capture,
-                                to,
-                                promotion,
-                            );
-                            assert_eq!(
-                                got,
-                                want,
-                                "{} {role:?} to {to} {capture:?}",
-                                Fen::from_position(
-                                    &pos,
-                                    shakmaty::EnPassantMode::Always
-                                )
-                            );
-                        }
-                    }
-                }
-                assert_eq!(has_legal_move(&pos), !legal.is_empty());
-                ep += legal.iter().filter(|m| m.is_en_passant()).count();
-                promotions +=
-                    legal.iter().filter(|m| m.is_promotion()).count();
-                if legal.is_empty() {
-                    break;
-                }
-                // Captures and checks first, half the time, so that games
-                // reach endings with few men and passed pawns.
-                let sharp: Vec<&Move> = legal
-                    .iter()
-                    .filter(|m| m.is_capture() || m.is_promotion())
-                    .collect();
-                let m = if !sharp.is_empty() && rng.below(2) == 0 {
-                    *sharp[rng.below(sharp.len())]
-                } else {
-                    legal[rng.below(legal.len())]
-                };
-                pos.play_unchecked(m);
-            }
-        }
-        assert!(
-            positions > 4_000 && ep > 10 && promotions > 50,
-            "{positions} {ep} {promotions}"
-        );
     }
 }
