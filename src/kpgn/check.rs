@@ -66,8 +66,9 @@ enum Written {
     Castle(CastlingSide),
     Move {
         role: Role,
-        file: Option<File>,
-        rank: Option<Rank>,
+        /// The squares its file and rank (if written) leave it to come
+        /// from.
+        from: Bitboard,
         capture: bool,
         to: Square,
         promotion: Option<Role>,
@@ -85,24 +86,24 @@ enum Mark {
 /// Reads a token that the reader found to be Kriegspiel SAN.
 #[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
-    let mut body = token;
+    let mut n = token.len();
     let mut mark = Mark::None;
     // A token that ends in its target square's rank has no glyph, no
     // check mark, and is no castling.
-    if !matches!(token.last(), Some(b'1'..=b'8')) {
-        while let [rest @ .., b'!' | b'?'] = body {
-            body = rest;
+    if !matches!(token[n - 1], b'1'..=b'8') {
+        while matches!(token[n - 1], b'!' | b'?') {
+            n -= 1;
         }
-        mark = match body.last() {
-            Some(b'+') => Mark::Check,
-            Some(b'#') => Mark::Mate,
+        mark = match token[n - 1] {
+            b'+' => Mark::Check,
+            b'#' => Mark::Mate,
             _ => Mark::None,
         };
         if mark != Mark::None {
-            body = &body[..body.len() - 1];
+            n -= 1;
         }
-        if matches!(body.first(), Some(b'O' | b'0')) {
-            let side = if body.len() == 5 {
+        if matches!(token[0], b'O' | b'0') {
+            let side = if n == 5 {
                 CastlingSide::QueenSide
             } else {
                 CastlingSide::KingSide
@@ -110,34 +111,54 @@ fn written(token: &[u8]) -> (Written, Mark) {
             return (Written::Castle(side), mark);
         }
     }
-    let (role, rest) = match Role::from_char(body[0] as char) {
-        Some(role) if body[0].is_ascii_uppercase() => (role, &body[1..]),
-        _ => (Role::Pawn, body),
+    let body = &token[..n];
+    let (body, promotion) = match body {
+        [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
+        _ => (body, None),
     };
-    let (rest, promotion) = match rest {
-        [rest @ .., b'=', p] => (rest, Role::from_char(*p as char)),
-        _ => (rest, None),
+    let n = body.len();
+    let to = square(body[n - 2], body[n - 1]);
+    let (role, start) = match body[0] {
+        b'K' => (Role::King, 1),
+        b'Q' => (Role::Queen, 1),
+        b'R' => (Role::Rook, 1),
+        b'B' => (Role::Bishop, 1),
+        b'N' => (Role::Knight, 1),
+        _ => (Role::Pawn, 0),
     };
-    let (head, to) = rest.split_at(rest.len() - 2);
-    let square = |f: u8, r: u8| {
-        Square::from_coords(
-            File::new(u32::from(f - b'a')),
-            Rank::new(u32::from(r - b'1')),
-        )
-    };
-    let to = square(to[0], to[1]);
-    let (head, capture) = match head {
-        [head @ .., b'x'] => (head, true),
-        _ => (head, false),
-    };
-    let (mut file, mut rank) = (None, None);
-    for &b in head {
-        match b {
-            b'a'..=b'h' => file = Some(File::new(u32::from(b - b'a'))),
-            _ => rank = Some(Rank::new(u32::from(b - b'1'))),
-        }
+    let mut head = &body[start..n - 2];
+    let capture = matches!(head, [.., b'x']);
+    if capture {
+        head = &head[..head.len() - 1];
     }
-    (Written::Move { role, file, rank, capture, to, promotion }, mark)
+    let mut from = Bitboard::FULL;
+    for &b in head {
+        from &= match b {
+            b'a'..=b'h' => Bitboard::from_file(File::new(u32::from(b - b'a'))),
+            _ => Bitboard::from_rank(Rank::new(u32::from(b - b'1'))),
+        };
+    }
+    (Written::Move { role, from, capture, to, promotion }, mark)
+}
+
+/// The square written `fr` (file, rank).
+#[inline(always)]
+fn square(f: u8, r: u8) -> Square {
+    Square::new(
+        u32::from(f.wrapping_sub(b'a') & 7)
+            | u32::from(r.wrapping_sub(b'1') & 7) << 3,
+    )
+}
+
+/// The man a pawn is promoted to, written `p`.
+#[inline(always)]
+fn promoted(p: u8) -> Role {
+    match p {
+        b'Q' => Role::Queen,
+        b'R' => Role::Rook,
+        b'B' => Role::Bishop,
+        _ => Role::Knight,
+    }
 }
 
 /// Whether `m` is the move `w` (the capture mark ignored if not
@@ -147,7 +168,7 @@ fn is_written(m: &Move, w: &Written, capture_counts: bool) -> bool {
         (Written::Castle(side), Move::Castle { king, rook }) => {
             CastlingSide::from_king_side(rook > king) == side
         }
-        (Written::Move { role, file, rank, capture, to, promotion }, m) => {
+        (Written::Move { role, from: froms, capture, to, promotion }, m) => {
             let (from, takes) = match m {
                 Move::Normal { from, capture, promotion: p, .. } => {
                     if p != promotion {
@@ -165,8 +186,7 @@ fn is_written(m: &Move, w: &Written, capture_counts: bool) -> bool {
             };
             m.role() == role
                 && m.to() == to
-                && file.is_none_or(|f| f == from.file())
-                && rank.is_none_or(|r| r == from.rank())
+                && froms.contains(from)
                 && (!capture_counts || capture == takes)
         }
         _ => false,
@@ -218,7 +238,7 @@ fn possible(
                     == Some(Piece { color: side, role: Role::Rook })
                 && (attacks::between(king, rook) & own).is_empty()
         }
-        Written::Move { role, file, rank, capture, to, promotion } => {
+        Written::Move { role, from, capture, to, promotion } => {
             if own.contains(to) {
                 return false;
             }
@@ -227,13 +247,13 @@ fn possible(
             {
                 return false;
             }
-            possible_froms(board, side, role, file, rank, capture, to).any()
+            possible_froms(board, side, role, from, capture, to).any()
         }
     }
 }
 
 /// The squares from which a man of `side`'s, `role`, on a square that
-/// agrees with `file` and `rank`, could go to `to` on `board`, a board of
+/// among `from`, could go to `to` on `board`, a board of
 /// `side`'s men alone (`capture`: a pawn's capture, diagonal), as
 /// [`reaches`] tells for each square: the attack tables read from `to`
 /// (the same squares, for every man but a pawn), a pawn's from its
@@ -242,19 +262,12 @@ fn possible_froms(
     board: &Board,
     side: Color,
     role: Role,
-    file: Option<File>,
-    rank: Option<Rank>,
+    from: Bitboard,
     capture: bool,
     to: Square,
 ) -> Bitboard {
     let own = board.by_color(side);
-    let mut froms = board.by_piece(Piece { color: side, role });
-    if let Some(f) = file {
-        froms &= Bitboard::from_file(f);
-    }
-    if let Some(r) = rank {
-        froms &= Bitboard::from_rank(r);
-    }
+    let froms = board.by_piece(Piece { color: side, role }) & from;
     froms
         & match role {
             Role::Pawn if capture => attacks::pawn_attacks(!side, to),
@@ -476,10 +489,15 @@ struct Pending {
     fullmove: u64,
     side: Side,
     hidden: bool,
-    written: Option<(Written, Mark)>,
 }
 
 impl Pending {
+    /// The move as written, unless hidden.
+    #[inline(always)]
+    fn written(&self, input: &[u8]) -> Option<(Written, Mark)> {
+        (!self.hidden).then(|| written(&input[self.span.clone()]))
+    }
+
     /// `12... Qxh5`.
     fn label(&self, input: &[u8]) -> String {
         let dots = if self.side == Side::White { "." } else { "..." };
@@ -565,6 +583,13 @@ impl<'c> Referee<'c> {
             Some((span, k)) => (&input[span.clone()], Some(*k)),
             None => (&b""[..], None),
         };
+        if let (None, Some(pos), Some((w, mark))) =
+            (&self.view, self.position.as_mut(), pending.written(input))
+        {
+            if clean_ply(pos, &mut self.checkers, w, mark, c, k) {
+                return Ok(());
+            }
+        }
         let at = comment
             .as_ref()
             .map_or(pending.span.start, |(span, _)| span.start);
@@ -599,6 +624,171 @@ impl<'c> Referee<'c> {
             ),
             None => Ok(()),
         }
+    }
+}
+
+/// Judges a ply of an unfiltered record on the path of a record with
+/// nothing wrong: true if the move `w` (marked `mark`) is legal in `pos`,
+/// its attempts (in `c`, the comment `k`) illegal and none of them
+/// nonsense, and its announcements and mark what it produced; then the
+/// move is made on `pos`, and `checkers` are the men giving check after
+/// it. False (anything else, or anything written in a way this does not
+/// read, such as white space inside the comment's parentheses) leaves
+/// `pos` and `checkers` as they were, for [`Judge::true_position`] to
+/// tell what is wrong, in order.
+#[inline(always)]
+fn clean_ply(
+    pos: &mut Pos,
+    checkers: &mut Bitboard,
+    w: Written,
+    mark: Mark,
+    c: &[u8],
+    k: Option<&KComment>,
+) -> bool {
+    let (taken, checks) = match k {
+        Some(k) => match quick_codes(&c[k.response()]) {
+            Some(codes) => codes,
+            None => return false,
+        },
+        None => (None, Codes::default()),
+    };
+    let guard = Guard::new(pos, *checkers);
+    if let Some(k) = k {
+        if k.listed().is_some()
+            && !clean_attempts(pos, &guard, &c[k.illegal()])
+        {
+            return false;
+        }
+    }
+    let Some(m) = quick_find(pos, &guard, &w) else { return false };
+    if taken_square(&m) != taken {
+        return false;
+    }
+    let before = pos.clone();
+    pos.play(&m);
+    let after = pos.checkers();
+    let gives = match after.any() {
+        false => Mark::None,
+        true if !has_legal_move(pos) => Mark::Mate,
+        true => Mark::Check,
+    };
+    if gives != mark || check_codes(pos, after) != checks {
+        *pos = before;
+        return false;
+    }
+    *checkers = after;
+    true
+}
+
+/// The announcements `codes` (the part of a Kriegspiel comment before
+/// its `:`) as [`written_codes`] reads them, where they are written with
+/// no white space and in order (the capture first, at most two checks);
+/// `None` for anything else.
+#[inline(always)]
+fn quick_codes(codes: &[u8]) -> Option<(Option<Square>, Codes)> {
+    let mut taken = None;
+    let mut checks = Codes::default();
+    let mut n = 0;
+    let mut i = 0;
+    while i < codes.len() {
+        match codes[i..] {
+            [b'X', f, r, ..] if i == 0 => {
+                taken = Some(square(f, r));
+                i += 3;
+            }
+            [b'C', d, ..] if n < 2 => {
+                checks[n] = d;
+                n += 1;
+                i += 2;
+            }
+            _ => return None,
+        }
+        if i < codes.len() {
+            if codes[i] != b',' {
+                return None;
+            }
+            i += 1;
+        }
+    }
+    sort_codes(&mut checks);
+    Some((taken, checks))
+}
+
+/// Whether each of the attempts in `list` (comma-separated, as written)
+/// is illegal in `pos` (whose guard is `guard`) and no nonsense; false
+/// also for an attempt with white space around it.
+#[inline(always)]
+fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
+    if list.is_empty() {
+        return true;
+    }
+    let side = pos.turn;
+    let board = &pos.board;
+    let own = board.by_color(side);
+    let them = board.by_color(!side);
+    let forward = side.fold_wb(1, -1);
+    for t in list.split(|&b| b == b',') {
+        if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
+        {
+            return false;
+        }
+        if let [f, b'x', tf, tr] = *t {
+            // A pawn's capture, the usual attempt: illegal when there is
+            // nothing to take, and no nonsense when a pawn of the mover's
+            // could make it on a board of its own men.
+            let to = square(tf, tr);
+            let rank = to.rank();
+            if f.abs_diff(tf) == 1
+                && rank != Rank::First
+                && rank != Rank::Eighth
+            {
+                let from = square(f, tr.wrapping_add_signed(-forward));
+                if (board.pawns() & own).contains(from)
+                    && !own.contains(to)
+                    && !them.contains(to)
+                    && pos.ep != Some(to)
+                {
+                    continue;
+                }
+            }
+        }
+        let (tried, _) = written(t);
+        if is_legal(pos, guard, &tried) {
+            return false;
+        }
+        let rank = side.backrank();
+        let castle = (
+            pos.castling.contains(Square::from_coords(File::H, rank)),
+            pos.castling.contains(Square::from_coords(File::A, rank)),
+        );
+        if !possible(board, side, castle, &tried) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The legal move `w` in `pos` (whose guard is `guard`), if there is one
+/// and it is found quickly (else [`find_move`] tells why not).
+#[inline(always)]
+fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Move> {
+    match *w {
+        Written::Move { role, from, capture, to, promotion } => {
+            let marked = Some(capture);
+            let froms =
+                legal_froms(pos, guard, role, from, marked, to, promotion);
+            if froms.count() != 1 {
+                return None;
+            }
+            let from = froms.first().expect("one");
+            let taken = pos.board.role_at(to);
+            Some(if role == Role::Pawn && capture && taken.is_none() {
+                Move::EnPassant { from, to }
+            } else {
+                Move::Normal { role, from, capture: taken, to, promotion }
+            })
+        }
+        Written::Castle(side) => pos.castle(side),
     }
 }
 
@@ -657,7 +847,7 @@ impl Judge<'_> {
         checks: Codes,
     ) -> Result<(), Fault> {
         let (w, mark) =
-            self.pending.written.expect("an unfiltered move is written");
+            self.pending.written(self.input).expect("an unfiltered move");
         // The attempts, in the position the mover tried them in.
         let side = pos.turn;
         let rank = side.backrank();
@@ -749,7 +939,7 @@ impl Judge<'_> {
                 self.nonsense(attempt)?;
             }
         }
-        let (w, _) = pending.written.expect("the player's move is written");
+        let (w, _) = pending.written(self.input).expect("the player's move");
         if !possible(&view.board, view.side, view.castle, &w) {
             let message = "impossible even on the player's own men";
             return Err(self.fault(pending.span.start, message));
@@ -774,18 +964,11 @@ impl Judge<'_> {
                 view.board.set_piece_at(sq(rook_to), piece(Role::Rook));
                 view.castle = (false, false);
             }
-            Written::Move { role, file, rank, capture, to, promotion } => {
-                let from = possible_froms(
-                    &view.board,
-                    side,
-                    role,
-                    file,
-                    rank,
-                    capture,
-                    to,
-                )
-                .first()
-                .expect("possible() found it");
+            Written::Move { role, from, capture, to, promotion } => {
+                let from =
+                    possible_froms(&view.board, side, role, from, capture, to)
+                        .first()
+                        .expect("possible() found it");
                 let diagonal = role == Role::Pawn && from.file() != to.file();
                 let passed = Square::from_coords(to.file(), from.rank());
                 match taken {
@@ -845,10 +1028,9 @@ fn candidates(pos: &Chess, w: &Written) -> MoveList {
 fn is_legal(pos: &Pos, guard: &Guard, w: &Written) -> bool {
     match *w {
         Written::Castle(side) => pos.castle(side).is_some(),
-        Written::Move { role, file, rank, capture, to, promotion } => {
+        Written::Move { role, from, capture, to, promotion } => {
             let capture = (role == Role::Pawn).then_some(capture);
-            legal_froms(pos, guard, role, file, rank, capture, to, promotion)
-                .any()
+            legal_froms(pos, guard, role, from, capture, to, promotion).any()
         }
     }
 }
@@ -857,11 +1039,10 @@ fn is_legal(pos: &Pos, guard: &Guard, w: &Written) -> bool {
 /// none.
 fn find_move(pos: &Pos, guard: &Guard, w: &Written) -> Result<Move, String> {
     match *w {
-        Written::Move { role, file, rank, capture, to, promotion } => {
+        Written::Move { role, from, capture, to, promotion } => {
             let marked = Some(capture);
-            let froms = legal_froms(
-                pos, guard, role, file, rank, marked, to, promotion,
-            );
+            let froms =
+                legal_froms(pos, guard, role, from, marked, to, promotion);
             if froms.count() == 1 {
                 let from = froms.first().expect("one");
                 let taken = pos.board.role_at(to);
@@ -910,15 +1091,12 @@ fn why_not(pos: &Chess, w: &Written) -> Result<Move, String> {
         Written::Castle(_) => {
             Err("illegal: castling is not allowed here".into())
         }
-        Written::Move { role, file, rank, capture, to, .. } => {
+        Written::Move { role, from: froms, capture, to, .. } => {
             let ours = pos.board().by_piece(Piece { color: side, role });
             let occupied = pos.board().occupied();
             let reach: Vec<Square> = ours
                 .into_iter()
-                .filter(|&from| {
-                    file.is_none_or(|f| f == from.file())
-                        && rank.is_none_or(|r| r == from.rank())
-                })
+                .filter(|&from| froms.contains(from))
                 .filter(|&from| match role {
                     Role::Pawn => reaches(
                         pos.board().by_color(side),
@@ -1086,7 +1264,6 @@ impl Sink for Referee<'_> {
             fullmove: game.fullmove,
             side: game.to_move,
             hidden,
-            written: (!hidden).then(|| written(&input[span.clone()])),
         };
         let fault = |message: &str| {
             Err(self.fault(input, &pending, span.start, message))
@@ -1235,8 +1412,20 @@ mod tests {
     #[test]
     fn written_reads_every_shape() {
         let sq = |s: &str| s.parse::<Square>().expect("a square");
-        let mv = |role, file, rank, capture, to: &str, promotion| {
-            Written::Move { role, file, rank, capture, to: sq(to), promotion }
+        let mv = |role,
+                  file: Option<File>,
+                  rank: Option<Rank>,
+                  capture,
+                  to: &str,
+                  promotion| {
+            let mut from = Bitboard::FULL;
+            if let Some(f) = file {
+                from &= Bitboard::from_file(f);
+            }
+            if let Some(r) = rank {
+                from &= Bitboard::from_rank(r);
+            }
+            Written::Move { role, from, capture, to: sq(to), promotion }
         };
         let cases = [
             ("O-O", Written::Castle(CastlingSide::KingSide), Mark::None),

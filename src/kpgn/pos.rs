@@ -202,8 +202,8 @@ fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
 }
 
 /// The squares of the men of the side to move that can make the move
-/// (not castling) of `role` to `to` in `pos`, from a square that agrees
-/// with `file` and `rank`, legally: with the capture mark `capture` if it
+/// (not castling) of `role` to `to` in `pos`, from a square of `from`,
+/// legally: with the capture mark `capture` if it
 /// is given (for a pawn it tells a push from a capture, given or not),
 /// with `promotion` where a pawn reaches the last rank. What
 /// [`Position::san_candidates`] finds, without making every legal move:
@@ -217,8 +217,7 @@ pub(super) fn legal_froms(
     pos: &Pos,
     guard: &Guard,
     role: Role,
-    file: Option<File>,
-    rank: Option<Rank>,
+    from: Bitboard,
     capture: Option<bool>,
     to: Square,
     promotion: Option<Role>,
@@ -231,13 +230,7 @@ pub(super) fn legal_froms(
     }
     let occupied = board.occupied();
     let takes = them.contains(to);
-    let mut froms = board.by_piece(Piece { color: side, role });
-    if let Some(f) = file {
-        froms &= Bitboard::from_file(f);
-    }
-    if let Some(r) = rank {
-        froms &= Bitboard::from_rank(r);
-    }
+    let mut froms = board.by_piece(Piece { color: side, role }) & from;
     let mut ep = None;
     if role == Role::Pawn {
         if (to.rank() == side.fold_wb(Rank::Eighth, Rank::First))
@@ -400,7 +393,12 @@ mod tests {
                                 .map(|m| m.from().expect("a move from"))
                                 .collect();
                             let got = legal_froms(
-                                &ours, &guard, role, None, None, capture, to,
+                                &ours,
+                                &guard,
+                                role,
+                                Bitboard::FULL,
+                                capture,
+                                to,
                                 promotion,
                             );
                             assert_eq!(
