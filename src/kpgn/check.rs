@@ -34,7 +34,7 @@ use shakmaty::{
 };
 
 use super::comment::KComment;
-use super::pos::{has_legal_move, legal_froms, Guard, Pos};
+use super::pos::{has_legal_move, legal_froms, Guard, Made, Pos};
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
 use crate::diag::{shown, Diagnostic};
@@ -211,12 +211,41 @@ fn role_name(role: Role) -> &'static str {
     }
 }
 
+/// The men on a board, as [`possible`] reads them: a player's view of a
+/// filtered record, or the referee's position.
+trait Men {
+    /// The men of `color`.
+    fn by_color(&self, color: Color) -> Bitboard;
+    /// The men of `color` of kind `role`.
+    fn by_piece(&self, color: Color, role: Role) -> Bitboard;
+}
+
+impl Men for Board {
+    fn by_color(&self, color: Color) -> Bitboard {
+        Board::by_color(self, color)
+    }
+
+    fn by_piece(&self, color: Color, role: Role) -> Bitboard {
+        Board::by_piece(self, Piece { color, role })
+    }
+}
+
+impl Men for Pos {
+    fn by_color(&self, color: Color) -> Bitboard {
+        Pos::by_color(self, color)
+    }
+
+    fn by_piece(&self, color: Color, role: Role) -> Bitboard {
+        Pos::by_piece(self, color, role)
+    }
+}
+
 /// Whether `w` is possible for `side` on a board of its own men alone
 /// (`board`, castling rights `castle` as (king side, queen side)): not
 /// nonsense, whatever the other side's men, which the mover cannot see.
 #[inline(always)]
 fn possible(
-    board: &Board,
+    board: &impl Men,
     side: Color,
     castle: (bool, bool),
     w: &Written,
@@ -232,10 +261,8 @@ fn possible(
             let king = Square::from_coords(File::E, rank);
             let rook = Square::from_coords(rook_file, rank);
             right
-                && board.piece_at(king)
-                    == Some(Piece { color: side, role: Role::King })
-                && board.piece_at(rook)
-                    == Some(Piece { color: side, role: Role::Rook })
+                && board.by_piece(side, Role::King).contains(king)
+                && board.by_piece(side, Role::Rook).contains(rook)
                 && (attacks::between(king, rook) & own).is_empty()
         }
         Written::Move { role, from, capture, to, promotion } => {
@@ -259,7 +286,7 @@ fn possible(
 /// (the same squares, for every man but a pawn), a pawn's from its
 /// moves backwards.
 fn possible_froms(
-    board: &Board,
+    board: &impl Men,
     side: Color,
     role: Role,
     from: Bitboard,
@@ -267,7 +294,7 @@ fn possible_froms(
     to: Square,
 ) -> Bitboard {
     let own = board.by_color(side);
-    let froms = board.by_piece(Piece { color: side, role }) & from;
+    let froms = board.by_piece(side, role) & from;
     froms
         & match role {
             Role::Pawn if capture => attacks::pawn_attacks(!side, to),
@@ -373,17 +400,6 @@ impl<'c, I: Iterator<Item = &'c [u8]>> Iterator for Items<'c, I> {
 /// Check codes, sorted: at most two (a double check), 0 for none.
 type Codes = [u8; 2];
 
-/// The square of the man `m` takes, if any (for en passant the pawn's).
-fn taken_square(m: &Move) -> Option<Square> {
-    match *m {
-        Move::EnPassant { from, to } => {
-            Some(Square::from_coords(to.file(), from.rank()))
-        }
-        Move::Normal { capture: Some(_), to, .. } => Some(to),
-        _ => None,
-    }
-}
-
 /// The check codes of the side to move in `pos`, sorted, `checkers`
 /// being the men giving check.
 fn check_codes(pos: &Pos, checkers: Bitboard) -> Codes {
@@ -391,9 +407,10 @@ fn check_codes(pos: &Pos, checkers: Bitboard) -> Codes {
     if checkers.is_empty() {
         return codes;
     }
-    if let Some(king) = pos.board.king_of(pos.turn) {
+    if let Some(king) = pos.king_of(pos.turn) {
+        let knights = pos.by_role(Role::Knight);
         for (i, checker) in checkers.into_iter().take(2).enumerate() {
-            codes[i] = check_code(&pos.board, checker, king);
+            codes[i] = check_code(knights.contains(checker), checker, king);
         }
     }
     sort_codes(&mut codes);
@@ -407,11 +424,11 @@ fn sort_codes(codes: &mut Codes) {
     }
 }
 
-/// The code of a check by the man on `from` to the king on `king`: `N` a
-/// knight, `F` along the file, `R` the rank, `L` or `S` the longer or
+/// The code of a check by the man on `from` (a `knight` or not) to the
+/// king on `king`: `N` a knight, `F` along the file, `R` the rank, `L` or `S` the longer or
 /// the shorter of the two diagonals through the king's square.
-fn check_code(board: &Board, from: Square, king: Square) -> u8 {
-    if board.role_at(from) == Some(Role::Knight) {
+fn check_code(knight: bool, from: Square, king: Square) -> u8 {
+    if knight {
         return b'N';
     }
     if from.file() == king.file() {
@@ -570,8 +587,69 @@ impl<'c> Referee<'c> {
         fault(input, pending, at, message)
     }
 
+    /// [`Sink::a_move`], for any move but one of an unfiltered record
+    /// that follows a settled one.
+    #[inline(never)]
+    fn a_move_slow(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+    ) -> Result<(), Fault> {
+        if self.pending.is_some() {
+            self.settle(game, input, None)?;
+        }
+        let pending = Pending {
+            span: span.clone(),
+            fullmove: game.fullmove,
+            side: game.to_move,
+            hidden,
+        };
+        let fault = |message: &str| {
+            Err(self.fault(input, &pending, span.start, message))
+        };
+        if self.position.is_none() && self.view.is_none() {
+            return fault("the FEN tag is no legal position");
+        }
+        if hidden && self.view.is_none() {
+            // A hidden move in a record that does not say whose view it is.
+            return fault("a hidden move in an unfiltered record");
+        }
+        if hidden
+            && self
+                .view
+                .as_ref()
+                .is_some_and(|v| v.side == color(game.to_move))
+        {
+            return fault("the player's own move is hidden");
+        }
+        self.pending = Some(pending);
+        Ok(())
+    }
+
+    /// [`Sink::kcomment`], for any ply but one of an unfiltered record
+    /// with nothing wrong.
+    #[inline(never)]
+    fn kcomment_slow(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        k: &KComment,
+    ) -> Result<(), Fault> {
+        if let Some(pending) = &self.pending {
+            if pending.hidden && k.listed().is_some_and(|n| n > 0) {
+                let message = "a hidden move with its attempts listed";
+                return Err(self.fault(input, pending, span.start, message));
+            }
+        }
+        self.settle(game, input, Some((span, k)))
+    }
+
     /// Judges the pending move with its Kriegspiel comment (`None`: it
     /// had none, so nothing was announced and nothing was tried).
+    #[inline(never)]
     fn settle(
         &mut self,
         game: &Core,
@@ -583,10 +661,11 @@ impl<'c> Referee<'c> {
             Some((span, k)) => (&input[span.clone()], Some(*k)),
             None => (&b""[..], None),
         };
-        if let (None, Some(pos), Some((w, mark))) =
-            (&self.view, self.position.as_mut(), pending.written(input))
+        if let (None, Some(pos), false) =
+            (&self.view, self.position.as_mut(), pending.hidden)
         {
-            if clean_ply(pos, &mut self.checkers, w, mark, c, k) {
+            let token = &input[pending.span.clone()];
+            if clean_ply(pos, &mut self.checkers, token, c, k) {
                 return Ok(());
             }
         }
@@ -628,7 +707,8 @@ impl<'c> Referee<'c> {
 }
 
 /// Judges a ply of an unfiltered record on the path of a record with
-/// nothing wrong: true if the move `w` (marked `mark`) is legal in `pos`,
+/// nothing wrong: true if the move `token` is legal in `pos`, rightly
+/// marked,
 /// its attempts (in `c`, the comment `k`) illegal and none of them
 /// nonsense, and its announcements and mark what it produced; then the
 /// move is made on `pos`, and `checkers` are the men giving check after
@@ -640,11 +720,11 @@ impl<'c> Referee<'c> {
 fn clean_ply(
     pos: &mut Pos,
     checkers: &mut Bitboard,
-    w: Written,
-    mark: Mark,
+    token: &[u8],
     c: &[u8],
     k: Option<&KComment>,
 ) -> bool {
+    let (w, mark) = written(token);
     let (taken, checks) = match k {
         Some(k) => match quick_codes(&c[k.response()]) {
             Some(codes) => codes,
@@ -661,21 +741,35 @@ fn clean_ply(
         }
     }
     let Some(m) = quick_find(pos, &guard, &w) else { return false };
-    if taken_square(&m) != taken {
+    if m.taken.map(|(_, sq)| sq) != taken {
         return false;
     }
-    let before = pos.clone();
-    pos.play(&m);
-    let after = pos.checkers();
-    let gives = match after.any() {
-        false => Mark::None,
-        true if !has_legal_move(pos) => Mark::Mate,
+    let after = pos.checks_after(&m);
+    if after.is_empty() {
+        if mark != Mark::None || checks != Codes::default() {
+            return false;
+        }
+        pos.play(&m);
+        *checkers = after;
+        return true;
+    }
+    if mark == Mark::None {
+        return false;
+    }
+    // A check: its codes, and whether it mates, on the position after.
+    let mut next = pos.clone();
+    next.play(&m);
+    if check_codes(&next, after) != checks {
+        return false;
+    }
+    let gives = match has_legal_move(&next) {
         true => Mark::Check,
+        false => Mark::Mate,
     };
-    if gives != mark || check_codes(pos, after) != checks {
-        *pos = before;
+    if gives != mark {
         return false;
     }
+    *pos = next;
     *checkers = after;
     true
 }
@@ -719,38 +813,39 @@ fn quick_codes(codes: &[u8]) -> Option<(Option<Square>, Codes)> {
 /// also for an attempt with white space around it.
 #[inline(always)]
 fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
-    if list.is_empty() {
-        return true;
-    }
     let side = pos.turn;
-    let board = &pos.board;
-    let own = board.by_color(side);
-    let them = board.by_color(!side);
-    let forward = side.fold_wb(1, -1);
-    for t in list.split(|&b| b == b',') {
-        if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
-        {
-            return false;
-        }
-        if let [f, b'x', tf, tr] = *t {
+    let pawns = pos.by_piece(side, Role::Pawn);
+    // Where a pawn's capture finds nothing to take: an empty square, not
+    // the one passed by a double step, off the first and last ranks (a
+    // capture there is no nonsense only with a promotion).
+    let mut bare = !pos.occupied() & Bitboard(0x00ff_ffff_ffff_ff00);
+    if let Some(ep) = pos.ep {
+        bare.discard(ep);
+    }
+    let back = side.fold_wb(1, 0xff);
+    let n = list.len();
+    let mut i = 0;
+    while i < n {
+        let rest = &list[i..];
+        if let [f @ b'a'..=b'h', b'x', tf, tr, ..] = *rest {
             // A pawn's capture, the usual attempt: illegal when there is
             // nothing to take, and no nonsense when a pawn of the mover's
             // could make it on a board of its own men.
-            let to = square(tf, tr);
-            let rank = to.rank();
-            if f.abs_diff(tf) == 1
-                && rank != Rank::First
-                && rank != Rank::Eighth
+            if (rest.len() == 4 || rest[4] == b',')
+                && f.abs_diff(tf) == 1
+                && bare.contains(square(tf, tr))
+                && pawns.contains(square(f, tr.wrapping_sub(back)))
             {
-                let from = square(f, tr.wrapping_add_signed(-forward));
-                if (board.pawns() & own).contains(from)
-                    && !own.contains(to)
-                    && !them.contains(to)
-                    && pos.ep != Some(to)
-                {
-                    continue;
-                }
+                i += 5;
+                continue;
             }
+        }
+        let end = rest.iter().position(|&b| b == b',').unwrap_or(rest.len());
+        let t = &rest[..end];
+        i += end + 1;
+        if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
+        {
+            return false;
         }
         let (tried, _) = written(t);
         if is_legal(pos, guard, &tried) {
@@ -761,7 +856,7 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
             pos.castling.contains(Square::from_coords(File::H, rank)),
             pos.castling.contains(Square::from_coords(File::A, rank)),
         );
-        if !possible(board, side, castle, &tried) {
+        if !possible(pos, side, castle, &tried) {
             return false;
         }
     }
@@ -771,7 +866,7 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
 /// The legal move `w` in `pos` (whose guard is `guard`), if there is one
 /// and it is found quickly (else [`find_move`] tells why not).
 #[inline(always)]
-fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Move> {
+fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Made> {
     match *w {
         Written::Move { role, from, capture, to, promotion } => {
             let marked = Some(capture);
@@ -781,14 +876,24 @@ fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Move> {
                 return None;
             }
             let from = froms.first().expect("one");
-            let taken = pos.board.role_at(to);
-            Some(if role == Role::Pawn && capture && taken.is_none() {
-                Move::EnPassant { from, to }
-            } else {
-                Move::Normal { role, from, capture: taken, to, promotion }
+            let taken = match pos.role_at(to) {
+                Some(taken) => Some((taken, to)),
+                None if role == Role::Pawn && capture => Some((
+                    Role::Pawn,
+                    Square::from_coords(to.file(), from.rank()),
+                )),
+                None => None,
+            };
+            Some(Made {
+                from,
+                to,
+                role,
+                put: promotion.unwrap_or(role),
+                taken,
+                rook: None,
             })
         }
-        Written::Castle(side) => pos.castle(side),
+        Written::Castle(side) => pos.castle(side).map(|m| pos.made(&m)),
     }
 }
 
@@ -865,13 +970,13 @@ impl Judge<'_> {
                 );
                 return Err(self.fault(self.at, message));
             }
-            if !possible(&pos.board, side, castle, &tried) {
+            if !possible(pos, side, castle, &tried) {
                 self.nonsense(attempt)?;
             }
         }
         let m = find_move(pos, &guard, &w)
             .map_err(|m| self.fault(self.pending.span.start, m))?;
-        let real_taken = taken_square(&m);
+        let real_taken = m.taken.map(|(_, sq)| sq);
         pos.play(&m);
         *checkers = pos.checkers();
         let gives = match checkers.any() {
@@ -1037,37 +1142,11 @@ fn is_legal(pos: &Pos, guard: &Guard, w: &Written) -> bool {
 
 /// The legal move `w` in `pos` (whose guard is `guard`), or why there is
 /// none.
-fn find_move(pos: &Pos, guard: &Guard, w: &Written) -> Result<Move, String> {
-    match *w {
-        Written::Move { role, from, capture, to, promotion } => {
-            let marked = Some(capture);
-            let froms =
-                legal_froms(pos, guard, role, from, marked, to, promotion);
-            if froms.count() == 1 {
-                let from = froms.first().expect("one");
-                let taken = pos.board.role_at(to);
-                return Ok(
-                    if role == Role::Pawn && capture && taken.is_none() {
-                        Move::EnPassant { from, to }
-                    } else {
-                        Move::Normal {
-                            role,
-                            from,
-                            capture: taken,
-                            to,
-                            promotion,
-                        }
-                    },
-                );
-            }
-        }
-        Written::Castle(side) => {
-            if let Some(m) = pos.castle(side) {
-                return Ok(m);
-            }
-        }
+fn find_move(pos: &Pos, guard: &Guard, w: &Written) -> Result<Made, String> {
+    if let Some(m) = quick_find(pos, guard, w) {
+        return Ok(m);
     }
-    why_not(&pos.chess(), w)
+    why_not(&pos.chess(), w).map(|m| pos.made(&m))
 }
 
 /// The legal move `w` in `pos`, found among all the legal moves, or why
@@ -1248,6 +1327,7 @@ impl Sink for Referee<'_> {
         let _ = (game, input);
     }
 
+    #[inline]
     fn a_move(
         &mut self,
         game: &Core,
@@ -1256,37 +1336,25 @@ impl Sink for Referee<'_> {
         hidden: bool,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        if self.pending.is_some() {
-            self.settle(game, input, None)?;
-        }
-        let pending = Pending {
-            span: span.clone(),
-            fullmove: game.fullmove,
-            side: game.to_move,
-            hidden,
-        };
-        let fault = |message: &str| {
-            Err(self.fault(input, &pending, span.start, message))
-        };
-        if self.position.is_none() && self.view.is_none() {
-            return fault("the FEN tag is no legal position");
-        }
-        if hidden && self.view.is_none() {
-            // A hidden move in a record that does not say whose view it is.
-            return fault("a hidden move in an unfiltered record");
-        }
-        if hidden
-            && self
-                .view
-                .as_ref()
-                .is_some_and(|v| v.side == color(game.to_move))
+        if self.pending.is_none()
+            && !hidden
+            && self.view.is_none()
+            && self.position.is_some()
         {
-            return fault("the player's own move is hidden");
+            // A move of an unfiltered record, the one before settled:
+            // nothing to say yet.
+            self.pending = Some(Pending {
+                span,
+                fullmove: game.fullmove,
+                side: game.to_move,
+                hidden,
+            });
+            return Ok(());
         }
-        self.pending = Some(pending);
-        Ok(())
+        self.a_move_slow(game, input, span, hidden)
     }
 
+    #[inline]
     fn kcomment(
         &mut self,
         game: &Core,
@@ -1296,13 +1364,23 @@ impl Sink for Referee<'_> {
         _owner: Side,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        if let Some(pending) = &self.pending {
-            if pending.hidden && k.listed().is_some_and(|n| n > 0) {
-                let message = "a hidden move with its attempts listed";
-                return Err(self.fault(input, pending, span.start, message));
+        if let (Some(pending), None, Some(pos)) =
+            (&self.pending, &self.view, self.position.as_mut())
+        {
+            if !pending.hidden
+                && clean_ply(
+                    pos,
+                    &mut self.checkers,
+                    &input[pending.span.clone()],
+                    &input[span.clone()],
+                    Some(k),
+                )
+            {
+                self.pending = None;
+                return Ok(());
             }
         }
-        self.settle(game, input, Some((span, k)))
+        self.kcomment_slow(game, input, span, k)
     }
 
     fn item(

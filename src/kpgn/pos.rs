@@ -1,22 +1,41 @@
-//! The referee's position: the board of an unfiltered record and what the
-//! rules need beside it (the side to move, the castling rights, the
-//! square a pawn just passed), with the moves the referee judges found,
-//! made and weighed on the board's bitboards and shakmaty's attack
-//! tables. A [`Chess`] is made from it only where a move or an attempt
-//! is wrong (to tell why) or a move has to be looked for among all the
-//! legal moves (is there any?), so that the moves of a good record cost
-//! no more than they must. (Tested against shakmaty's legal moves.)
+//! The referee's position: the men of an unfiltered record, as bitboards
+//! of each kind and each side, and what the rules need beside them (the
+//! side to move, the castling rights, the square a pawn just passed),
+//! with the moves the referee judges found, made and weighed on them with
+//! shakmaty's attack tables. A shakmaty [`Chess`] is made from it only
+//! where a move or an attempt is wrong (to tell why) or where a move has
+//! to be looked for among all the legal moves (is there any?), so that
+//! the moves of a good record cost no more than they must. (Tested
+//! against shakmaty's legal moves.)
 
 use shakmaty::attacks;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, File,
-    FromSetup, Move, Piece, Position, Rank, Role, Setup, Square,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, CastlingSide, Chess,
+    Color, File, FromSetup, Move, Position, Rank, Role, Setup, Square,
 };
+
+/// A legal move, as the referee makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Made {
+    pub from: Square,
+    pub to: Square,
+    /// The man that moves, and the man on `to` after it (a promotion's).
+    pub role: Role,
+    pub put: Role,
+    /// The man taken, and his square (en passant: the pawn's).
+    pub taken: Option<(Role, Square)>,
+    /// Castling: where the rook goes from and to (the king's move is
+    /// `from`, `to`).
+    pub rook: Option<(Square, Square)>,
+}
 
 /// A position of chess, as the referee keeps it.
 #[derive(Clone, Debug)]
 pub(super) struct Pos {
-    pub board: Board,
+    /// The men of each kind (`Role as usize - 1`) and of each side
+    /// (`Color as usize`).
+    roles: [Bitboard; 6],
+    colors: [Bitboard; 2],
     pub turn: Color,
     /// The rooks whose side may still castle (on a1, h1, a8, h8, their
     /// king on its own square).
@@ -26,21 +45,62 @@ pub(super) struct Pos {
     pub ep: Option<Square>,
 }
 
+/// The squares `piece` attacks from `sq`, with `occupied` the men on the
+/// board (shakmaty's [`attacks::attacks`], inlined).
+#[inline(always)]
+pub(super) fn attacks_of(
+    sq: Square,
+    color: Color,
+    role: Role,
+    occupied: Bitboard,
+) -> Bitboard {
+    match role {
+        Role::Pawn => attacks::pawn_attacks(color, sq),
+        Role::Knight => attacks::knight_attacks(sq),
+        Role::Bishop => attacks::bishop_attacks(sq, occupied),
+        Role::Rook => attacks::rook_attacks(sq, occupied),
+        Role::Queen => attacks::queen_attacks(sq, occupied),
+        Role::King => attacks::king_attacks(sq),
+    }
+}
+
+/// Whether `a` and `b` share a file or a rank (else, on one line, a
+/// diagonal).
+#[inline(always)]
+fn straight(a: Square, b: Square) -> bool {
+    a.file() == b.file() || a.rank() == b.rank()
+}
+
 impl Pos {
     /// The position of `pos`.
     pub fn from_chess(pos: &Chess) -> Pos {
+        let board = pos.board();
         Pos {
-            board: pos.board().clone(),
+            roles: Role::ALL.map(|role| board.by_role(role)),
+            colors: [
+                board.by_color(Color::Black),
+                board.by_color(Color::White),
+            ],
             turn: pos.turn(),
             castling: pos.castles().castling_rights(),
             ep: pos.maybe_ep_square(),
         }
     }
 
+    /// The men as shakmaty's board.
+    pub fn board(&self) -> Board {
+        let [pawn, knight, bishop, rook, queen, king] = self.roles;
+        Board::try_from_bitboards(
+            ByRole { pawn, knight, bishop, rook, queen, king },
+            ByColor { black: self.colors[0], white: self.colors[1] },
+        )
+        .expect("bitboards kept consistent")
+    }
+
     /// The position as shakmaty's (its clocks aside).
     pub fn chess(&self) -> Chess {
         let mut setup = Setup::empty();
-        setup.board = self.board.clone();
+        setup.board = self.board();
         setup.turn = self.turn;
         setup.castling_rights = self.castling;
         setup.ep_square = self.ep;
@@ -49,72 +109,228 @@ impl Pos {
             .expect("a position reached by legal moves")
     }
 
+    /// The men of `color`.
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.colors[color as usize]
+    }
+
+    /// The men of kind `role`, of both sides.
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.roles[role as usize - 1]
+    }
+
+    /// The men of `color` of kind `role`.
+    #[inline(always)]
+    pub fn by_piece(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color(color) & self.by_role(role)
+    }
+
+    /// Every man on the board.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The square of the king of `color`.
+    #[inline(always)]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        self.by_piece(color, Role::King).single_square()
+    }
+
+    /// The kind of man on `sq`, if any.
+    #[inline(always)]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        if !self.occupied().contains(sq) {
+            return None;
+        }
+        Role::ALL.into_iter().find(|&role| self.by_role(role).contains(sq))
+    }
+
+    /// The men of `attacker` that attack `sq`, with `occupied` the men on
+    /// the board.
+    #[inline(always)]
+    pub fn attacks_to(
+        &self,
+        sq: Square,
+        attacker: Color,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let queens = self.by_role(Role::Queen);
+        self.by_color(attacker)
+            & ((attacks::rook_attacks(sq, occupied)
+                & (self.by_role(Role::Rook) | queens))
+                | (attacks::bishop_attacks(sq, occupied)
+                    & (self.by_role(Role::Bishop) | queens))
+                | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+                | (attacks::king_attacks(sq) & self.by_role(Role::King))
+                | (attacks::pawn_attacks(!attacker, sq)
+                    & self.by_role(Role::Pawn)))
+    }
+
     /// The men of the side not to move that attack the king of the side
     /// to move.
     pub fn checkers(&self) -> Bitboard {
-        match self.board.king_of(self.turn) {
-            Some(king) => {
-                self.board.attacks_to(king, !self.turn, self.board.occupied())
-            }
+        match self.king_of(self.turn) {
+            Some(king) => self.attacks_to(king, !self.turn, self.occupied()),
             None => Bitboard::EMPTY,
         }
     }
 
     /// Whether a man of the side not to move attacks `sq`, with
     /// `occupied` the men on the board.
-    #[inline]
+    #[inline(always)]
     fn attacked(&self, sq: Square, occupied: Bitboard) -> bool {
-        self.board.attacks_to(sq, !self.turn, occupied).any()
+        self.attacks_to(sq, !self.turn, occupied).any()
     }
 
-    /// Makes the legal move `m`.
-    pub fn play(&mut self, m: &Move) {
-        let color = self.turn;
-        self.ep = None;
+    /// The legal move `m` as [`Pos::play`] makes it.
+    pub fn made(&self, m: &Move) -> Made {
         match *m {
-            Move::Normal { role, from, to, promotion, .. } => {
-                if role == Role::Pawn && from.rank().distance(to.rank()) == 2 {
-                    self.ep = Some(Square::from_coords(
-                        from.file(),
-                        color.fold_wb(Rank::Third, Rank::Sixth),
-                    ));
-                }
-                if role == Role::King {
-                    self.castling &= !Bitboard::from_rank(color.backrank());
-                }
-                // A rook with castling rights leaves or is taken.
-                self.castling &=
-                    !(Bitboard::from_square(from) | Bitboard::from_square(to));
-                self.board.discard_piece_at(from);
-                let role = promotion.unwrap_or(role);
-                self.board.set_piece_at(to, Piece { color, role });
-            }
+            Move::Normal { role, from, capture, to, promotion } => Made {
+                from,
+                to,
+                role,
+                put: promotion.unwrap_or(role),
+                taken: capture.map(|r| (r, to)),
+                rook: None,
+            },
+            Move::EnPassant { from, to } => Made {
+                from,
+                to,
+                role: Role::Pawn,
+                put: Role::Pawn,
+                taken: Some((
+                    Role::Pawn,
+                    Square::from_coords(to.file(), from.rank()),
+                )),
+                rook: None,
+            },
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
-                self.board.discard_piece_at(king);
-                self.board.discard_piece_at(rook);
-                let rank = king.rank();
-                self.board.set_piece_at(
-                    Square::from_coords(side.rook_to_file(), rank),
-                    Piece { color, role: Role::Rook },
-                );
-                self.board.set_piece_at(
-                    Square::from_coords(side.king_to_file(), rank),
-                    Piece { color, role: Role::King },
-                );
-                self.castling &= !Bitboard::from_rank(color.backrank());
-            }
-            Move::EnPassant { from, to } => {
-                self.board.discard_piece_at(Square::from_coords(
-                    to.file(),
-                    from.rank(),
-                ));
-                self.board.discard_piece_at(from);
-                self.board.set_piece_at(to, Piece { color, role: Role::Pawn });
+                Made {
+                    from: king,
+                    to: side.king_to(self.turn),
+                    role: Role::King,
+                    put: Role::King,
+                    taken: None,
+                    rook: Some((rook, side.rook_to(self.turn))),
+                }
             }
             Move::Put { .. } => unreachable!("no drops in chess"),
         }
-        self.turn = !color;
+    }
+
+    /// Makes the legal move `m`.
+    #[inline(always)]
+    pub fn play(&mut self, m: &Made) {
+        let us = self.turn;
+        let (from, to) =
+            (Bitboard::from_square(m.from), Bitboard::from_square(m.to));
+        self.colors[us as usize] ^= from | to;
+        self.roles[m.role as usize - 1] ^= from;
+        self.roles[m.put as usize - 1] ^= to;
+        // A rook with castling rights leaves or is taken.
+        let mut touched = from | to;
+        if let Some((role, sq)) = m.taken {
+            let taken = Bitboard::from_square(sq);
+            self.colors[!us as usize] ^= taken;
+            self.roles[role as usize - 1] ^= taken;
+            touched |= taken;
+        }
+        if let Some((rook_from, rook_to)) = m.rook {
+            let rook = Bitboard::from_square(rook_from)
+                | Bitboard::from_square(rook_to);
+            self.colors[us as usize] ^= rook;
+            self.roles[Role::Rook as usize - 1] ^= rook;
+        }
+        self.castling &= !touched;
+        if m.role == Role::King {
+            self.castling &= !Bitboard::from_rank(us.backrank());
+        }
+        self.ep = None;
+        if m.role == Role::Pawn && (m.from as u32).abs_diff(m.to as u32) == 16
+        {
+            self.ep = Some(Square::new((m.from as u32 + m.to as u32) / 2));
+        }
+        self.turn = !us;
+    }
+
+    /// The men of the side to move that give check once the legal move
+    /// `m` is made (worked out before it is made: the man that moves, on
+    /// its new square, and the men of its side on the lines it opens to
+    /// the other king), as [`Pos::checkers`] would tell after it.
+    #[inline(always)]
+    pub fn checks_after(&self, m: &Made) -> Bitboard {
+        let us = self.turn;
+        let Some(king) = self.king_of(!us) else { return Bitboard::EMPTY };
+        let occupied = self.occupied();
+        let mut after = (occupied ^ Bitboard::from_square(m.from))
+            | Bitboard::from_square(m.to);
+        if let Some((rook_from, rook_to)) = m.rook {
+            // The rook gives check, if any man does: the lines the king
+            // and the rook leave hold no man of the other side (castling
+            // is along the back rank, the corners closed).
+            after = (after ^ Bitboard::from_square(rook_from))
+                | Bitboard::from_square(rook_to);
+            return if attacks::rook_attacks(rook_to, after).contains(king) {
+                Bitboard::from_square(rook_to)
+            } else {
+                Bitboard::EMPTY
+            };
+        }
+        let passed = match m.taken {
+            Some((_, sq)) if sq != m.to => {
+                after ^= Bitboard::from_square(sq);
+                Some(sq)
+            }
+            _ => None,
+        };
+        let mut checks = Bitboard::EMPTY;
+        if attacks_of(m.to, us, m.put, after).contains(king) {
+            checks |= Bitboard::from_square(m.to);
+        }
+        let ours = self.by_color(us) & !Bitboard::from_square(m.from);
+        checks |= self.opened(king, m.from, after, ours);
+        if let Some(sq) = passed {
+            checks |= self.opened(king, sq, after, ours);
+        }
+        checks
+    }
+
+    /// The men among `ours` (rooks, bishops, queens) that attack `king`
+    /// along the line through `vacated`, with `after` the men on the
+    /// board.
+    #[inline(always)]
+    fn opened(
+        &self,
+        king: Square,
+        vacated: Square,
+        after: Bitboard,
+        ours: Bitboard,
+    ) -> Bitboard {
+        let line = attacks::ray(king, vacated);
+        if line.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let queens = self.by_role(Role::Queen);
+        let straight = straight(king, vacated);
+        let sliders = if straight {
+            self.by_role(Role::Rook) | queens
+        } else {
+            self.by_role(Role::Bishop) | queens
+        } & ours
+            & line;
+        if sliders.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let reach = if straight {
+            attacks::rook_attacks(king, after)
+        } else {
+            attacks::bishop_attacks(king, after)
+        };
+        reach & sliders
     }
 
     /// The castling to `side` of the side to move, if it is legal
@@ -133,7 +349,7 @@ impl Pos {
             return None;
         }
         let king = Square::from_coords(File::E, rank);
-        let occupied = self.board.occupied();
+        let occupied = self.occupied();
         if (attacks::between(king, rook) & occupied).any() {
             return None;
         }
@@ -170,8 +386,9 @@ pub(super) struct Guard {
 impl Guard {
     /// The guard of the side to move in `pos`, whose men giving check
     /// are `checkers`.
+    #[inline(always)]
     pub fn new(pos: &Pos, checkers: Bitboard) -> Guard {
-        let king = pos.board.king_of(pos.turn);
+        let king = pos.king_of(pos.turn);
         let targets = match (king, checkers.single_square()) {
             _ if checkers.is_empty() => Bitboard::FULL,
             (Some(king), Some(checker)) => {
@@ -186,32 +403,42 @@ impl Guard {
 /// Whether the man on `from` is pinned to its king on `king`: alone
 /// between it and a rook, bishop or queen of the other side on their
 /// line, so that it may only move along that line.
-fn pinned(board: &Board, side: Color, king: Square, from: Square) -> bool {
+#[inline(always)]
+fn pinned(pos: &Pos, side: Color, king: Square, from: Square) -> bool {
     let line = attacks::ray(king, from);
-    let occupied = board.occupied();
-    if line.is_empty() || (attacks::between(king, from) & occupied).any() {
+    if line.is_empty() {
         return false;
     }
-    let them = board.by_color(!side);
-    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
-        attacks::rook_attacks(from, occupied) & board.rooks_and_queens()
+    let queens = pos.by_role(Role::Queen);
+    let straight = straight(king, from);
+    let sliders = if straight {
+        pos.by_role(Role::Rook) | queens
     } else {
-        attacks::bishop_attacks(from, occupied) & board.bishops_and_queens()
+        pos.by_role(Role::Bishop) | queens
+    } & pos.by_color(!side)
+        & line;
+    let occupied = pos.occupied();
+    if sliders.is_empty() || (attacks::between(king, from) & occupied).any() {
+        return false;
+    }
+    let reach = if straight {
+        attacks::rook_attacks(from, occupied)
+    } else {
+        attacks::bishop_attacks(from, occupied)
     };
-    (sliders & line & them).any()
+    (reach & sliders).any()
 }
 
 /// The squares of the men of the side to move that can make the move
 /// (not castling) of `role` to `to` in `pos`, from a square of `from`,
-/// legally: with the capture mark `capture` if it
-/// is given (for a pawn it tells a push from a capture, given or not),
-/// with `promotion` where a pawn reaches the last rank. What
-/// [`Position::san_candidates`] finds, without making every legal move:
-/// the man must reach `to` on the board (the attack tables) and, by
-/// `guard` (the guard of `pos`), go where the checks allow, and stay on
-/// the line of a pin; a move of the king, or en passant, is made on the
-/// board's bitboards, and the king must not be attacked then.
-#[allow(clippy::too_many_arguments)]
+/// legally: with the capture mark `capture` if it is given (for a pawn
+/// it tells a push from a capture, given or not), with `promotion` where
+/// a pawn reaches the last rank. What [`Position::san_candidates`]
+/// finds, without making every legal move: the man must reach `to` on the
+/// board (the attack tables) and, by `guard` (the guard of `pos`), go
+/// where the checks allow, and stay on the line of a pin; a move of the
+/// king, or en passant, is made on the bitboards, and the king must not
+/// be attacked then.
 #[inline(always)]
 pub(super) fn legal_froms(
     pos: &Pos,
@@ -222,15 +449,14 @@ pub(super) fn legal_froms(
     to: Square,
     promotion: Option<Role>,
 ) -> Bitboard {
-    let board = &pos.board;
     let side = pos.turn;
-    let (us, them) = (board.by_color(side), board.by_color(!side));
+    let (us, them) = (pos.by_color(side), pos.by_color(!side));
     if us.contains(to) {
         return Bitboard::EMPTY;
     }
-    let occupied = board.occupied();
+    let occupied = pos.occupied();
     let takes = them.contains(to);
-    let mut froms = board.by_piece(Piece { color: side, role }) & from;
+    let mut froms = us & pos.by_role(role) & from;
     let mut ep = None;
     if role == Role::Pawn {
         if (to.rank() == side.fold_wb(Rank::Eighth, Rank::First))
@@ -249,7 +475,7 @@ pub(super) fn legal_froms(
             }
             attacks::pawn_attacks(!side, to)
         } else {
-            if takes || occupied.contains(to) {
+            if takes {
                 return Bitboard::EMPTY;
             }
             let mut from = Bitboard::EMPTY;
@@ -270,7 +496,7 @@ pub(super) fn legal_froms(
         if promotion.is_some() || capture.is_some_and(|c| c != takes) {
             return Bitboard::EMPTY;
         }
-        froms &= attacks::attacks(to, Piece { color: !side, role }, occupied);
+        froms &= attacks_of(to, !side, role, occupied);
     }
     if role != Role::King && ep.is_none() {
         // Where the checks allow, along the line of a pin.
@@ -281,7 +507,7 @@ pub(super) fn legal_froms(
         if let Some(king) = guard.king {
             for from in froms {
                 if !attacks::aligned(king, from, to)
-                    && pinned(board, side, king, from)
+                    && pinned(pos, side, king, from)
                 {
                     legal.discard(from);
                 }
@@ -300,7 +526,7 @@ pub(super) fn legal_froms(
             | Bitboard::from_square(to);
         let safe = match if role == Role::King { Some(to) } else { king } {
             Some(king) => {
-                (board.attacks_to(king, !side, after) & !taken).is_empty()
+                (pos.attacks_to(king, !side, after) & !taken).is_empty()
             }
             None => true,
         };
@@ -315,14 +541,13 @@ pub(super) fn legal_froms(
 /// king can step to a square no man of the other side attacks, else by
 /// making every legal move.
 pub(super) fn has_legal_move(pos: &Pos) -> bool {
-    let board = &pos.board;
     let side = pos.turn;
-    if let Some(king) = board.king_of(side) {
-        let occupied = board.occupied().without(king);
-        let steps = attacks::king_attacks(king) & !board.by_color(side);
+    if let Some(king) = pos.king_of(side) {
+        let occupied = pos.occupied().without(king);
+        let steps = attacks::king_attacks(king) & !pos.by_color(side);
         if steps
             .into_iter()
-            .any(|to| board.attacks_to(to, !side, occupied).is_empty())
+            .any(|to| pos.attacks_to(to, !side, occupied).is_empty())
         {
             return true;
         }
@@ -339,8 +564,9 @@ mod tests {
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
     /// `Pos::castle` its castlings, `has_legal_move` whether there is
-    /// one, and `Pos::play` and `Pos::checkers` agree with shakmaty's, in
-    /// the positions of random games (pins, checks, double checks, en
+    /// one, `Pos::checks_after` the men giving check after each legal
+    /// move, and `Pos::play` and `Pos::checkers` agree with shakmaty's,
+    /// in the positions of random games (pins, checks, double checks, en
     /// passant, promotions, castlings and the kings' own moves among
     /// them).
     #[test]
@@ -348,6 +574,7 @@ mod tests {
         let mut rng = Rng::new(7);
         let (mut positions, mut ep, mut promotions, mut castles) =
             (0, 0, 0, 0);
+        let mut double = 0;
         for game in 0..80 {
             let mut pos = Chess::default();
             if game % 4 == 1 {
@@ -364,6 +591,7 @@ mod tests {
             for _ in 0..120 {
                 positions += 1;
                 assert_eq!(ours.chess(), pos);
+                assert_eq!(&ours.board(), pos.board());
                 assert_eq!(ours.checkers(), pos.checkers());
                 let legal = pos.legal_moves();
                 let guard = Guard::new(&ours, ours.checkers());
@@ -413,6 +641,17 @@ mod tests {
                         }
                     }
                 }
+                for m in &legal {
+                    let mut after = pos.clone();
+                    after.play_unchecked(*m);
+                    let made = ours.made(m);
+                    assert_eq!(
+                        ours.checks_after(&made),
+                        after.checkers(),
+                        "{m}"
+                    );
+                    double += usize::from(after.checkers().more_than_one());
+                }
                 for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
                     let want = pos.castling_moves(side).first().copied();
                     assert_eq!(ours.castle(side), want);
@@ -440,12 +679,16 @@ mod tests {
                     legal[rng.below(legal.len())]
                 };
                 pos.play_unchecked(m);
-                ours.play(&m);
+                ours.play(&ours.made(&m));
             }
         }
         assert!(
-            positions > 6_000 && ep > 10 && promotions > 50 && castles > 50,
-            "{positions} {ep} {promotions} {castles}"
+            positions > 6_000
+                && ep > 10
+                && promotions > 50
+                && castles > 50
+                && double > 10,
+            "{positions} {ep} {promotions} {castles} {double}"
         );
     }
 }
