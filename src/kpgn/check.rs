@@ -841,26 +841,34 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
             }
         }
         let end = rest.iter().position(|&b| b == b',').unwrap_or(rest.len());
-        let t = &rest[..end];
         i += end + 1;
-        if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
-        {
-            return false;
-        }
-        let (tried, _) = written(t);
-        if is_legal(pos, guard, &tried) {
-            return false;
-        }
-        let rank = side.backrank();
-        let castle = (
-            pos.castling.contains(Square::from_coords(File::H, rank)),
-            pos.castling.contains(Square::from_coords(File::A, rank)),
-        );
-        if !possible(pos, side, castle, &tried) {
+        if !clean_attempt(pos, guard, &rest[..end]) {
             return false;
         }
     }
     true
+}
+
+/// Whether the attempt `t` is illegal in `pos` (whose guard is `guard`)
+/// and no nonsense; false also for an attempt with white space around
+/// it.
+#[inline(never)]
+fn clean_attempt(pos: &Pos, guard: &Guard, t: &[u8]) -> bool {
+    if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
+    {
+        return false;
+    }
+    let (tried, _) = written(t);
+    if is_legal(pos, guard, &tried) {
+        return false;
+    }
+    let side = pos.turn;
+    let rank = side.backrank();
+    let castle = (
+        pos.castling.contains(Square::from_coords(File::H, rank)),
+        pos.castling.contains(Square::from_coords(File::A, rank)),
+    );
+    possible(pos, side, castle, &tried)
 }
 
 /// The legal move `w` in `pos` (whose guard is `guard`), if there is one
@@ -1484,7 +1492,6 @@ impl Sink for Referee<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::Rng;
 
     /// `written` reads every shape of Kriegspiel SAN.
     #[test]
