@@ -34,7 +34,7 @@ use shakmaty::{
 };
 
 use super::comment::KComment;
-use super::pos::{has_legal_move, legal_froms, Guard, Made, Pos};
+use super::pos::{attacks_of, has_legal_move, legal_froms, Guard, Made, Pos};
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
 use crate::diag::{shown, Diagnostic};
@@ -854,6 +854,40 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
 /// it.
 #[inline(never)]
 fn clean_attempt(pos: &Pos, guard: &Guard, t: &[u8]) -> bool {
+    // A man's move with no file or rank to tell where from (`Kf2`,
+    // `Qxh5`), the usual attempt after a pawn's capture: no nonsense if
+    // a man of its kind could go there on a board of the mover's men
+    // alone, illegal if none can on the board, or none legally.
+    if let [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), f @ b'a'..=b'h', r @ b'1'..=b'8']
+    | [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] =
+        *t
+    {
+        let role = match p {
+            b'K' => Role::King,
+            b'Q' => Role::Queen,
+            b'R' => Role::Rook,
+            b'B' => Role::Bishop,
+            _ => Role::Knight,
+        };
+        let side = pos.turn;
+        let to = square(f, r);
+        let own = pos.by_color(side);
+        let men = pos.by_piece(side, role);
+        if !own.contains(to) && (men & attacks_of(to, side, role, own)).any() {
+            let occupied = pos.occupied();
+            return (men & attacks_of(to, !side, role, occupied)).is_empty()
+                || legal_froms(
+                    pos,
+                    guard,
+                    role,
+                    Bitboard::FULL,
+                    None,
+                    to,
+                    None,
+                )
+                .is_empty();
+        }
+    }
     if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())
     {
         return false;

@@ -133,10 +133,11 @@ impl Pos {
         self.colors[0] | self.colors[1]
     }
 
-    /// The square of the king of `color`.
+    /// The square of the king of `color` (a position has one of each:
+    /// shakmaty's made sure of the first, and a king is never taken).
     #[inline(always)]
     pub fn king_of(&self, color: Color) -> Option<Square> {
-        self.by_piece(color, Role::King).single_square()
+        self.by_piece(color, Role::King).first()
     }
 
     /// The kind of man on `sq`, if any.
