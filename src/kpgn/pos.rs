@@ -104,9 +104,12 @@ impl Pos {
         setup.turn = self.turn;
         setup.castling_rights = self.castling;
         setup.ep_square = self.ep;
-        Chess::from_setup(setup, CastlingMode::Standard)
-            .or_else(|e| e.ignore_impossible_check())
-            .expect("a position reached by legal moves")
+        match Chess::from_setup(setup, CastlingMode::Standard) {
+            Ok(pos) => pos,
+            Err(e) => e
+                .ignore_impossible_check()
+                .expect("a position reached by legal moves"),
+        }
     }
 
     /// The men of `color`.
