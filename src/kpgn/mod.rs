@@ -18,6 +18,7 @@ pub mod check;
 pub mod comment;
 pub mod filter;
 mod lex;
+mod pos;
 pub(crate) mod read;
 pub mod san;
 
