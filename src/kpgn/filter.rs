@@ -95,6 +95,10 @@ pub struct Output<'c> {
     /// With `--plies`: where in `out` the last `;` or `%` item kept ends,
     /// after which a cut puts `*` on a line of its own.
     eol_out: Option<usize>,
+    /// The last token was removed, and nothing but blanks came after it
+    /// on its line: the length `out` had before the space written to
+    /// keep it apart from what follows ([`Output::remove`]).
+    chain: Option<usize>,
 }
 
 impl<'c> Output<'c> {
@@ -113,6 +117,7 @@ impl<'c> Output<'c> {
             removed: false,
             eat: false,
             eol_out: None,
+            chain: None,
         }
     }
 
@@ -210,14 +215,24 @@ impl<'c> Output<'c> {
         if !self.writing(game) {
             return;
         }
-        self.flush_to(input, span.start, out);
-        let blank = blank_end(out, self.mark);
-        if blank_at_line_start(out, blank, self.mark) {
-            self.eat = true;
+        if let Some(len) = self.chain {
+            // Only blanks stand between the token removed last and this
+            // one: removing this one too would write them and take them
+            // back, with the space after the last one, and leave `eat`
+            // as it is (what stands before both on the line is the
+            // same). So only the space that keeps it apart changes.
+            out.truncate(len);
         } else {
-            out.truncate(blank);
+            self.flush_to(input, span.start, out);
+            let blank = blank_end(out, self.mark);
+            if blank_at_line_start(out, blank, self.mark) {
+                self.eat = true;
+            } else {
+                out.truncate(blank);
+            }
+            self.removed = true;
+            self.chain = Some(out.len());
         }
-        self.removed = true;
         self.flushed = span.end;
         separate(input.get(span.end).copied(), out);
     }
@@ -364,6 +379,7 @@ impl Sink for Output<'_> {
         let range = |r: &mut Range<usize>| {
             *r = r.start.saturating_sub(n)..r.end.saturating_sub(n)
         };
+        self.chain = None;
         self.start -= n;
         self.flushed -= n;
         range(&mut self.last_end);
@@ -374,6 +390,7 @@ impl Sink for Output<'_> {
     }
 
     fn rebase_out(&mut self, n: usize) {
+        self.chain = None;
         self.mark -= n;
         self.movetext_out = self.movetext_out.saturating_sub(n);
         if let Some(r) = &mut self.result {
@@ -399,6 +416,7 @@ impl Sink for Output<'_> {
         value: Range<usize>,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        self.chain = None;
         let player = self.config.player;
         match &input[name] {
             // The player's name replaces `no`; a record filtered for the
@@ -461,6 +479,7 @@ impl Sink for Output<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) {
+        self.chain = None;
         if !self.writing(game) {
             return;
         }
@@ -514,6 +533,7 @@ impl Sink for Output<'_> {
         span: Range<usize>,
         out: &mut Vec<u8>,
     ) {
+        self.chain = None;
         self.cut_before(game, input, span.start, out);
     }
 
@@ -526,6 +546,7 @@ impl Sink for Output<'_> {
         hidden: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        self.chain = None;
         let player = self.config.player;
         if hidden && game.to_move == player {
             // A view of the player's shows the player's moves: written as
@@ -555,6 +576,7 @@ impl Sink for Output<'_> {
         owner: Side,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        self.chain = None;
         if owner != self.config.player && self.writing(game) {
             let keep_text = self.config.keep_comments;
             self.kcomment_out(input, span, k, keep_text, out);
@@ -583,6 +605,7 @@ impl Sink for Output<'_> {
         if remove {
             self.remove(game, input, span, out);
         } else {
+            self.chain = None;
             let to_eol = matches!(item, Item::LineComment | Item::Escape);
             self.keep(game, input, span.end, to_eol, out);
         }
@@ -608,6 +631,7 @@ impl Sink for Output<'_> {
         next: usize,
         out: &mut Vec<u8>,
     ) {
+        self.chain = None;
         self.end_line(game, input, end, next, out);
     }
 
@@ -618,6 +642,7 @@ impl Sink for Output<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) -> Result<bool, Fault> {
+        self.chain = None;
         if self.cut {
             // The blank lines that end the game.
             let from = blank_tail(input, self.start, end);
