@@ -39,9 +39,7 @@ use super::comment::{self, Comment, KComment};
 use super::lex::{self, Class, CLASS};
 use super::{san, Side};
 use crate::diag::{shown, Diagnostic, Failure, Report};
-use crate::lines::{
-    count_line_ends, find_line_end, last_line_end, LineReader,
-};
+use crate::lines::{count_line_ends, last_line_end, LineReader};
 use shakmaty::fen::Fen;
 use shakmaty::Color;
 
@@ -682,7 +680,7 @@ impl<S: Sink> Game<S> {
 
     /// At the line start `i`: an escape line (`%` in its first column) is
     /// an item to its line end. Where reading goes on.
-    #[inline]
+    #[inline(always)]
     fn escape_line(
         &mut self,
         input: &[u8],
@@ -1148,7 +1146,7 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
-    match find_line_end(&input[from..upto]) {
+    match lex::find_line_end(&input[from..upto]) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
     }
