@@ -110,6 +110,38 @@ pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     memchr(needle, &hay[head.len()..]).map(|i| i + head.len())
 }
 
+/// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 256;
+    let head = &hay[..hay.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(16);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let chunk = chunk.try_into().unwrap();
+        let mask = mask16(chunk, a) | mask16(chunk, b);
+        if mask != 0 {
+            return Some(16 * k + mask.trailing_zeros() as usize);
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    let rest = chunks.remainder().iter().position(|&c| c == a || c == b);
+    if let Some(i) = rest {
+        return Some(done + i);
+    }
+    memchr::memchr2(a, b, &hay[head.len()..]).map(|i| i + head.len())
+}
+
+/// The bytes of a tag name: `A-Z a-z 0-9 _`.
+static NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
 /// A bit for each byte of `chunk` that is `needle`.
 #[inline(always)]
 fn mask16(chunk: &[u8; 16], needle: u8) -> u32 {
@@ -251,7 +283,7 @@ pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
     }
     let name_start = skip_space(line, i + 1, end);
     let mut j = name_start;
-    while j < end && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+    while j < end && NAME[line[j] as usize] {
         j += 1;
     }
     let name = name_start..j;
@@ -261,14 +293,17 @@ pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
     }
     let value_start = j + 1;
     j = value_start;
-    // To the closing `"`, past `\\` and the byte it escapes: a byte at a
-    // time, since a value is a few bytes long, too short for memchr.
+    // To the closing `"`, past `\\` and the byte it escapes, 16 bytes at
+    // a time (a value is a few bytes long, too short for memchr).
     loop {
-        match *line.get(j)? {
-            b'"' => break,
-            b'\\' => j += 2,
-            _ => j += 1,
+        if j >= end {
+            return None;
         }
+        j += find2(b'"', b'\\', &line[j..])?;
+        if line[j] == b'"' {
+            break;
+        }
+        j += 2;
     }
     let value = value_start..j;
     j = skip_space(line, j + 1, end);
