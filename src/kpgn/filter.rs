@@ -153,7 +153,7 @@ impl<'c> Output<'c> {
 
     /// Writes the pending input up to `pos`, without the white space at
     /// its start after a removed item that was first on its line.
-    #[inline]
+    #[inline(always)]
     fn flush_to(&mut self, input: &[u8], pos: usize, out: &mut Vec<u8>) {
         let mut from = self.flushed;
         if std::mem::take(&mut self.eat) {
