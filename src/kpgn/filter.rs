@@ -205,7 +205,33 @@ impl<'c> Output<'c> {
     /// Removes the item at `span` and the white space on one side of it:
     /// before it if something stands before it on its output line, else
     /// after it.
+    #[inline(always)]
     fn remove(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        match self.chain {
+            Some(len) if self.writing(game) => {
+                // Only blanks stand between the token removed last and
+                // this one: removing this one too would write them and
+                // take them back, with the space after the last one, and
+                // leave `eat` as it is (what stands before both on the
+                // line is the same). So only the space that keeps it
+                // apart changes.
+                out.truncate(len);
+                self.flushed = span.end;
+                separate(input.get(span.end).copied(), out);
+            }
+            _ => self.remove_first(game, input, span, out),
+        }
+    }
+
+    /// [`Output::remove`] of a token that does not follow a removed one.
+    #[inline(never)]
+    fn remove_first(
         &mut self,
         game: &Core,
         input: &[u8],
@@ -215,24 +241,15 @@ impl<'c> Output<'c> {
         if !self.writing(game) {
             return;
         }
-        if let Some(len) = self.chain {
-            // Only blanks stand between the token removed last and this
-            // one: removing this one too would write them and take them
-            // back, with the space after the last one, and leave `eat`
-            // as it is (what stands before both on the line is the
-            // same). So only the space that keeps it apart changes.
-            out.truncate(len);
+        self.flush_to(input, span.start, out);
+        let blank = blank_end(out, self.mark);
+        if blank_at_line_start(out, blank, self.mark) {
+            self.eat = true;
         } else {
-            self.flush_to(input, span.start, out);
-            let blank = blank_end(out, self.mark);
-            if blank_at_line_start(out, blank, self.mark) {
-                self.eat = true;
-            } else {
-                out.truncate(blank);
-            }
-            self.removed = true;
-            self.chain = Some(out.len());
+            out.truncate(blank);
         }
+        self.removed = true;
+        self.chain = Some(out.len());
         self.flushed = span.end;
         separate(input.get(span.end).copied(), out);
     }
