@@ -274,6 +274,36 @@ impl<'c> Output<'c> {
         separate(input.get(span.end).copied(), out);
     }
 
+    /// A move that is not the player's own kept as read: the opponent's
+    /// (hidden), a `??`, or any with `--plies` (which may cut before it).
+    #[inline(never)]
+    fn any_move(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault> {
+        let player = self.config.player;
+        if hidden && game.to_move == player {
+            // A view of the player's shows the player's moves: written as
+            // filtered for the player, this would be refused when read
+            // again.
+            let message = format!(
+                "{0}'s own move is hidden ('??'): the game cannot be \
+                 filtered for {0}",
+                player.name()
+            );
+            return Err((span.start, message));
+        }
+        self.cut_before(game, input, span.start, out);
+        if game.to_move != player && !hidden {
+            self.hide(game, input, span, out);
+        }
+        Ok(())
+    }
+
     /// Writes an opponent's Kriegspiel comment: announcements kept,
     /// attempts counted, free text dropped unless `keep_text`.
     fn kcomment_out(
@@ -554,7 +584,7 @@ impl Sink for Output<'_> {
         self.cut_before(game, input, span.start, out);
     }
 
-    #[inline]
+    #[inline(always)]
     fn a_move(
         &mut self,
         game: &Core,
@@ -564,23 +594,31 @@ impl Sink for Output<'_> {
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
         self.chain = None;
-        let player = self.config.player;
-        if hidden && game.to_move == player {
-            // A view of the player's shows the player's moves: written as
-            // filtered for the player, this would be refused when read
-            // again.
-            let message = format!(
-                "{0}'s own move is hidden ('??'): the game cannot be \
-                 filtered for {0}",
-                player.name()
-            );
-            return Err((span.start, message));
+        if game.to_move == self.config.player
+            && !hidden
+            && self.config.plies.is_none()
+        {
+            // The player's own move, kept as read (pending).
+            return Ok(());
         }
-        self.cut_before(game, input, span.start, out);
-        if game.to_move != player && !hidden {
-            self.hide(game, input, span, out);
+        self.any_move(game, input, span, hidden, out)
+    }
+
+    #[inline]
+    fn line_end(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        end: usize,
+        next: usize,
+        out: &mut Vec<u8>,
+    ) {
+        self.chain = None;
+        if self.removed {
+            self.end_line(game, input, end, next, out);
+        } else {
+            self.eat = false;
         }
-        Ok(())
     }
 
     #[inline]
@@ -637,19 +675,6 @@ impl Sink for Output<'_> {
         out: &mut Vec<u8>,
     ) {
         self.remove(game, input, span, out);
-    }
-
-    #[inline]
-    fn line_end(
-        &mut self,
-        game: &Core,
-        input: &[u8],
-        end: usize,
-        next: usize,
-        out: &mut Vec<u8>,
-    ) {
-        self.chain = None;
-        self.end_line(game, input, end, next, out);
     }
 
     fn finish(
