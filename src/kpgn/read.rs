@@ -1040,6 +1040,7 @@ impl<S: Sink> Game<S> {
     }
 
     /// A `{...}` comment.
+    #[inline(always)]
     fn comment(
         &mut self,
         input: &[u8],
