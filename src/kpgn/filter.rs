@@ -256,7 +256,7 @@ impl<'c> Output<'c> {
 
     /// Writes `??` for the opponent's move at `span`, apart from the
     /// items around it.
-    #[inline]
+    #[inline(always)]
     fn hide(
         &mut self,
         game: &Core,
@@ -274,8 +274,8 @@ impl<'c> Output<'c> {
         separate(input.get(span.end).copied(), out);
     }
 
-    /// A move that is not the player's own kept as read: the opponent's
-    /// (hidden), a `??`, or any with `--plies` (which may cut before it).
+    /// A move that is `??`, or any with `--plies` (which may cut before
+    /// it).
     #[inline(never)]
     fn any_move(
         &mut self,
@@ -306,6 +306,7 @@ impl<'c> Output<'c> {
 
     /// Writes an opponent's Kriegspiel comment: announcements kept,
     /// attempts counted, free text dropped unless `keep_text`.
+    #[inline(always)]
     fn kcomment_out(
         &mut self,
         input: &[u8],
@@ -594,11 +595,11 @@ impl Sink for Output<'_> {
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
         self.chain = None;
-        if game.to_move == self.config.player
-            && !hidden
-            && self.config.plies.is_none()
-        {
-            // The player's own move, kept as read (pending).
+        if !hidden && self.config.plies.is_none() {
+            // The player's own move is kept as read (pending).
+            if game.to_move != self.config.player {
+                self.hide(game, input, span, out);
+            }
             return Ok(());
         }
         self.any_move(game, input, span, hidden, out)
