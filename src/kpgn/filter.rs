@@ -306,7 +306,7 @@ impl<'c> Output<'c> {
 
     /// Writes an opponent's Kriegspiel comment: announcements kept,
     /// attempts counted, free text dropped unless `keep_text`.
-    #[inline(always)]
+    #[inline(never)]
     fn kcomment_out(
         &mut self,
         input: &[u8],
@@ -622,7 +622,7 @@ impl Sink for Output<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn kcomment(
         &mut self,
         game: &Core,
