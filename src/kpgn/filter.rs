@@ -165,7 +165,7 @@ impl<'c> Output<'c> {
 
     /// The line end at `end..next`: drops the line if removals left it
     /// empty.
-    #[inline]
+    #[inline(never)]
     fn end_line(
         &mut self,
         game: &Core,
@@ -605,7 +605,7 @@ impl Sink for Output<'_> {
         self.any_move(game, input, span, hidden, out)
     }
 
-    #[inline]
+    #[inline(always)]
     fn line_end(
         &mut self,
         game: &Core,
