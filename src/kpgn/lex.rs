@@ -268,17 +268,24 @@ pub(super) fn tag_pairs(
     let end = line.len();
     let mut i = skip_space(line, i, end);
     while i < end {
-        let Some((tag, next)) = tag_pair(line, i) else { return false };
+        let Some((tag, next)) = tag_pair(line, i, end) else {
+            return false;
+        };
         each(tag);
         i = skip_space(line, next, end);
     }
     true
 }
 
-/// One `[Name "value"]` at `line[i]`, and the offset after its `]`.
-pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
-    let end = line.len();
-    if line.get(i) != Some(&b'[') {
+/// One `[Name "value"]` at `line[i]`, in the line that ends at `end`
+/// (`line` may hold more bytes after it, which are not read as part of
+/// it), and the offset after its `]`.
+pub(super) fn tag_pair(
+    line: &[u8],
+    i: usize,
+    end: usize,
+) -> Option<(Tag, usize)> {
+    if i >= end || line[i] != b'[' {
         return None;
     }
     let name_start = skip_space(line, i + 1, end);
@@ -288,18 +295,22 @@ pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
     }
     let name = name_start..j;
     j = skip_space(line, j, end);
-    if name.is_empty() || line.get(j) != Some(&b'"') {
+    if name.is_empty() || j >= end || line[j] != b'"' {
         return None;
     }
     let value_start = j + 1;
     j = value_start;
     // To the closing `"`, past `\\` and the byte it escapes, 16 bytes at
-    // a time (a value is a few bytes long, too short for memchr).
+    // a time (a value is a few bytes long, too short for memchr), over
+    // the bytes after the line too: one found there is not in the line.
     loop {
         if j >= end {
             return None;
         }
         j += find2(b'"', b'\\', &line[j..])?;
+        if j >= end {
+            return None;
+        }
         if line[j] == b'"' {
             break;
         }
@@ -307,7 +318,7 @@ pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
     }
     let value = value_start..j;
     j = skip_space(line, j + 1, end);
-    if line.get(j) != Some(&b']') {
+    if j >= end || line[j] != b']' {
         return None;
     }
     Some((Tag { name, value }, j + 1))
@@ -432,6 +443,29 @@ mod tests {
         ] {
             assert_eq!(value(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_tag_pair_ends_in_its_line() {
+        for (text, line) in [
+            ("[Event \"a]\n\"]", 10),
+            ("[Event \"a\\\n\"]", 10),
+            ("[Event \"a\"\n]", 10),
+            ("[Event \n\"a\"]", 7),
+            ("[Event\n", 6),
+            ("[\n", 1),
+        ] {
+            let t = text.as_bytes();
+            assert_eq!(&t[line..=line], b"\n", "{text}");
+            assert_eq!(tag_pair(t, 0, line), None, "{text}");
+            assert_eq!(tag_pair(&t[..line], 0, line), None, "{text}");
+        }
+        let t = b"[Event \"a\\\"b\"] [x \"\"]\n[";
+        let (tag, next) = tag_pair(t, 0, 21).unwrap();
+        assert_eq!(
+            (&t[tag.name], &t[tag.value], next),
+            (&b"Event"[..], &br#"a\"b"#[..], 14)
+        );
     }
 
     #[test]

@@ -501,7 +501,7 @@ impl<S: Sink> Game<S> {
         self.core.is_game = true;
         let mut i = first;
         while i < end {
-            let Some((tag, after)) = lex::tag_pair(&input[..end], i) else {
+            let Some((tag, after)) = lex::tag_pair(input, i, end) else {
                 self.core.fail(input, i, "malformed tag pair".into());
                 break;
             };
