@@ -161,20 +161,32 @@ pub fn parse(c: &[u8], side: Option<Side>) -> Comment {
             _ => slow(c, side),
         };
     }
-    match fast(c, open, side) {
+    // Spaces inside the parentheses are rare: the reader without them
+    // first, which gives the same or nothing.
+    match fast::<false>(c, open, side) {
         Some(k) => Comment::Kriegspiel(k),
-        None => slow(c, side),
+        None => match fast::<true>(c, open, side) {
+            Some(k) => Comment::Kriegspiel(k),
+            None => slow(c, side),
+        },
     }
 }
 
 /// [`parse`] in one pass, for the usual shapes: `None` for anything else
 /// (white space other than spaces, a fault), which [`slow`] then reads.
-/// `c[open]` is `(`; the `}` that ends `c` stops every loop.
+/// `c[open]` is `(`; the `}` that ends `c` stops every loop. Without
+/// `SPACED`, a space between the parentheses is not read over, and makes
+/// the answer `None` (where it stands, nothing else is accepted): so it
+/// is the same as with `SPACED`, or `None`.
 #[inline]
-fn fast(c: &[u8], open: usize, side: Option<Side>) -> Option<KComment> {
+fn fast<const SPACED: bool>(
+    c: &[u8],
+    open: usize,
+    side: Option<Side>,
+) -> Option<KComment> {
     let end = c.len() - 1;
     let spaces = |mut i: usize| {
-        while c[i] == b' ' {
+        while SPACED && c[i] == b' ' {
             i += 1;
         }
         i
@@ -427,6 +439,43 @@ mod tests {
         assert_eq!(a, [&b"Nc3"[..], b"Qh5"]);
         let r: Vec<&[u8]> = k.announcements(c.as_bytes()).collect();
         assert_eq!(r, [&b"Xe5"[..], b"CS"]);
+    }
+
+    #[test]
+    fn the_reader_without_spaces_agrees_or_gives_up() {
+        let comments = [
+            "{(:)}",
+            "{(Xe5:e7)}",
+            "{(Xe7,CF:dxe3,dxc3)}",
+            "{(Xh5:2)}",
+            "{ (:) }",
+            "{( Xe5:)}",
+            "{(Xe5 :)}",
+            "{(Xe5, CF:)}",
+            "{(: e4)}",
+            "{(:e4 )}",
+            "{(:e4, d4)}",
+            "{(:12 )}",
+            "{(CS:Nc3,O-O) text }",
+            "{ ( Xe5 , CS : Nc3 , O-O ) text }",
+            "{(:e8)}",
+            "{(: 1-0)}",
+        ];
+        for c in comments {
+            let b = c.as_bytes();
+            let open = b.iter().position(|&x| x == b'(').unwrap();
+            for side in [None, Some(Side::White), Some(Side::Black)] {
+                let spaced = fast::<true>(b, open, side);
+                let tight = fast::<false>(b, open, side);
+                assert!(tight.is_none() || tight == spaced, "{c}");
+                assert_eq!(
+                    tight.is_some(),
+                    spaced.is_some()
+                        && !c[open..].split(')').next().unwrap().contains(' '),
+                    "{c}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -95,6 +95,10 @@ pub struct Output<'c> {
     /// With `--plies`: where in `out` the last `;` or `%` item kept ends,
     /// after which a cut puts `*` on a line of its own.
     eol_out: Option<usize>,
+    /// The last token was removed, and nothing but blanks came after it
+    /// on its line: the length `out` had before the space written to
+    /// keep it apart from what follows ([`Output::remove`]).
+    chain: Option<usize>,
 }
 
 impl<'c> Output<'c> {
@@ -113,6 +117,7 @@ impl<'c> Output<'c> {
             removed: false,
             eat: false,
             eol_out: None,
+            chain: None,
         }
     }
 
@@ -148,7 +153,7 @@ impl<'c> Output<'c> {
 
     /// Writes the pending input up to `pos`, without the white space at
     /// its start after a removed item that was first on its line.
-    #[inline]
+    #[inline(always)]
     fn flush_to(&mut self, input: &[u8], pos: usize, out: &mut Vec<u8>) {
         let mut from = self.flushed;
         if std::mem::take(&mut self.eat) {
@@ -160,7 +165,7 @@ impl<'c> Output<'c> {
 
     /// The line end at `end..next`: drops the line if removals left it
     /// empty.
-    #[inline]
+    #[inline(never)]
     fn end_line(
         &mut self,
         game: &Core,
@@ -200,7 +205,33 @@ impl<'c> Output<'c> {
     /// Removes the item at `span` and the white space on one side of it:
     /// before it if something stands before it on its output line, else
     /// after it.
+    #[inline(always)]
     fn remove(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        match self.chain {
+            Some(len) if self.writing(game) => {
+                // Only blanks stand between the token removed last and
+                // this one: removing this one too would write them and
+                // take them back, with the space after the last one, and
+                // leave `eat` as it is (what stands before both on the
+                // line is the same). So only the space that keeps it
+                // apart changes.
+                out.truncate(len);
+                self.flushed = span.end;
+                separate(input.get(span.end).copied(), out);
+            }
+            _ => self.remove_first(game, input, span, out),
+        }
+    }
+
+    /// [`Output::remove`] of a token that does not follow a removed one.
+    #[inline(never)]
+    fn remove_first(
         &mut self,
         game: &Core,
         input: &[u8],
@@ -218,13 +249,14 @@ impl<'c> Output<'c> {
             out.truncate(blank);
         }
         self.removed = true;
+        self.chain = Some(out.len());
         self.flushed = span.end;
         separate(input.get(span.end).copied(), out);
     }
 
     /// Writes `??` for the opponent's move at `span`, apart from the
     /// items around it.
-    #[inline]
+    #[inline(always)]
     fn hide(
         &mut self,
         game: &Core,
@@ -242,8 +274,39 @@ impl<'c> Output<'c> {
         separate(input.get(span.end).copied(), out);
     }
 
+    /// A move that is `??`, or any with `--plies` (which may cut before
+    /// it).
+    #[inline(never)]
+    fn any_move(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        span: Range<usize>,
+        hidden: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fault> {
+        let player = self.config.player;
+        if hidden && game.to_move == player {
+            // A view of the player's shows the player's moves: written as
+            // filtered for the player, this would be refused when read
+            // again.
+            let message = format!(
+                "{0}'s own move is hidden ('??'): the game cannot be \
+                 filtered for {0}",
+                player.name()
+            );
+            return Err((span.start, message));
+        }
+        self.cut_before(game, input, span.start, out);
+        if game.to_move != player && !hidden {
+            self.hide(game, input, span, out);
+        }
+        Ok(())
+    }
+
     /// Writes an opponent's Kriegspiel comment: announcements kept,
     /// attempts counted, free text dropped unless `keep_text`.
+    #[inline(never)]
     fn kcomment_out(
         &mut self,
         input: &[u8],
@@ -364,6 +427,7 @@ impl Sink for Output<'_> {
         let range = |r: &mut Range<usize>| {
             *r = r.start.saturating_sub(n)..r.end.saturating_sub(n)
         };
+        self.chain = None;
         self.start -= n;
         self.flushed -= n;
         range(&mut self.last_end);
@@ -374,6 +438,7 @@ impl Sink for Output<'_> {
     }
 
     fn rebase_out(&mut self, n: usize) {
+        self.chain = None;
         self.mark -= n;
         self.movetext_out = self.movetext_out.saturating_sub(n);
         if let Some(r) = &mut self.result {
@@ -399,6 +464,7 @@ impl Sink for Output<'_> {
         value: Range<usize>,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        self.chain = None;
         let player = self.config.player;
         match &input[name] {
             // The player's name replaces `no`; a record filtered for the
@@ -461,6 +527,7 @@ impl Sink for Output<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) {
+        self.chain = None;
         if !self.writing(game) {
             return;
         }
@@ -514,10 +581,11 @@ impl Sink for Output<'_> {
         span: Range<usize>,
         out: &mut Vec<u8>,
     ) {
+        self.chain = None;
         self.cut_before(game, input, span.start, out);
     }
 
-    #[inline]
+    #[inline(always)]
     fn a_move(
         &mut self,
         game: &Core,
@@ -526,26 +594,35 @@ impl Sink for Output<'_> {
         hidden: bool,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        let player = self.config.player;
-        if hidden && game.to_move == player {
-            // A view of the player's shows the player's moves: written as
-            // filtered for the player, this would be refused when read
-            // again.
-            let message = format!(
-                "{0}'s own move is hidden ('??'): the game cannot be \
-                 filtered for {0}",
-                player.name()
-            );
-            return Err((span.start, message));
+        self.chain = None;
+        if !hidden && self.config.plies.is_none() {
+            // The player's own move is kept as read (pending).
+            if game.to_move != self.config.player {
+                self.hide(game, input, span, out);
+            }
+            return Ok(());
         }
-        self.cut_before(game, input, span.start, out);
-        if game.to_move != player && !hidden {
-            self.hide(game, input, span, out);
-        }
-        Ok(())
+        self.any_move(game, input, span, hidden, out)
     }
 
-    #[inline]
+    #[inline(always)]
+    fn line_end(
+        &mut self,
+        game: &Core,
+        input: &[u8],
+        end: usize,
+        next: usize,
+        out: &mut Vec<u8>,
+    ) {
+        self.chain = None;
+        if self.removed {
+            self.end_line(game, input, end, next, out);
+        } else {
+            self.eat = false;
+        }
+    }
+
+    #[inline(always)]
     fn kcomment(
         &mut self,
         game: &Core,
@@ -555,6 +632,7 @@ impl Sink for Output<'_> {
         owner: Side,
         out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        self.chain = None;
         if owner != self.config.player && self.writing(game) {
             let keep_text = self.config.keep_comments;
             self.kcomment_out(input, span, k, keep_text, out);
@@ -583,6 +661,7 @@ impl Sink for Output<'_> {
         if remove {
             self.remove(game, input, span, out);
         } else {
+            self.chain = None;
             let to_eol = matches!(item, Item::LineComment | Item::Escape);
             self.keep(game, input, span.end, to_eol, out);
         }
@@ -599,18 +678,6 @@ impl Sink for Output<'_> {
         self.remove(game, input, span, out);
     }
 
-    #[inline]
-    fn line_end(
-        &mut self,
-        game: &Core,
-        input: &[u8],
-        end: usize,
-        next: usize,
-        out: &mut Vec<u8>,
-    ) {
-        self.end_line(game, input, end, next, out);
-    }
-
     fn finish(
         &mut self,
         _game: &Core,
@@ -618,6 +685,7 @@ impl Sink for Output<'_> {
         end: usize,
         out: &mut Vec<u8>,
     ) -> Result<bool, Fault> {
+        self.chain = None;
         if self.cut {
             // The blank lines that end the game.
             let from = blank_tail(input, self.start, end);

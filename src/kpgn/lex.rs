@@ -110,6 +110,38 @@ pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     memchr(needle, &hay[head.len()..]).map(|i| i + head.len())
 }
 
+/// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 256;
+    let head = &hay[..hay.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(16);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let chunk = chunk.try_into().unwrap();
+        let mask = mask16(chunk, a) | mask16(chunk, b);
+        if mask != 0 {
+            return Some(16 * k + mask.trailing_zeros() as usize);
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    let rest = chunks.remainder().iter().position(|&c| c == a || c == b);
+    if let Some(i) = rest {
+        return Some(done + i);
+    }
+    memchr::memchr2(a, b, &hay[head.len()..]).map(|i| i + head.len())
+}
+
+/// The bytes of a tag name: `A-Z a-z 0-9 _`.
+static NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
 /// A bit for each byte of `chunk` that is `needle`.
 #[inline(always)]
 fn mask16(chunk: &[u8; 16], needle: u8) -> u32 {
@@ -135,6 +167,88 @@ fn mask16(chunk: &[u8; 16], needle: u8) -> u32 {
     }
 }
 
+/// The first line end in `bytes`, as [`lines::find_line_end`] finds it
+/// (where it starts, and just past it; a CR LF is one, a NEL or LS
+/// counts only with its lead bytes): the lines looked at here (tag
+/// pairs, `;` comments, escape lines) are short, too short for the two
+/// memchr searches of that function, so 16 bytes at a time for the four
+/// bytes that can end a line, up to 256 bytes, that function beyond.
+///
+/// [`lines::find_line_end`]: crate::lines::find_line_end
+#[inline]
+pub(super) fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
+    const SHORT: usize = 256;
+    let head = &bytes[..bytes.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(16);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let mut mask = line_end_mask16(chunk.try_into().unwrap());
+        while mask != 0 {
+            let at = 16 * k + mask.trailing_zeros() as usize;
+            if let Some(end) = line_end_at(bytes, at) {
+                return Some(end);
+            }
+            mask &= mask - 1;
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    for at in done..head.len() {
+        if let Some(end) = line_end_at(bytes, at) {
+            return Some(end);
+        }
+    }
+    if bytes.len() > SHORT {
+        // None in the first 256 bytes: the search of the whole finds the
+        // first beyond (a NEL or LS across the 256th byte included).
+        return crate::lines::find_line_end(bytes);
+    }
+    None
+}
+
+/// The line end whose last byte (or CR) is `bytes[at]`, if it is one.
+#[inline(always)]
+fn line_end_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+    match bytes[at] {
+        b'\n' => Some((at, at + 1)),
+        b'\r' if bytes.get(at + 1) == Some(&b'\n') => Some((at, at + 2)),
+        b'\r' => Some((at, at + 1)),
+        0x85 if at >= 1 && bytes[at - 1] == 0xC2 => Some((at - 1, at + 1)),
+        0xA8 if at >= 2 && bytes[at - 2..at] == [0xE2, 0x80] => {
+            Some((at - 2, at + 1))
+        }
+        _ => None,
+    }
+}
+
+/// A bit for each byte of `chunk` that can end a line end: LF, CR, and
+/// the last bytes of NEL and LS.
+#[inline(always)]
+fn line_end_mask16(chunk: &[u8; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
+        // of `chunk`, unaligned loads being allowed.
+        unsafe {
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            let eq = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
+            let ends = _mm_or_si128(
+                _mm_or_si128(eq(b'\n'), eq(b'\r')),
+                _mm_or_si128(eq(0x85), eq(0xA8)),
+            );
+            _mm_movemask_epi8(ends) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        chunk.iter().enumerate().fold(0, |m, (i, &b)| {
+            m | (u32::from(matches!(b, b'\n' | b'\r' | 0x85 | 0xA8)) << i)
+        })
+    }
+}
+
 /// A tag pair, `[Name "value"]`, as spans into the line that holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Tag {
@@ -154,43 +268,57 @@ pub(super) fn tag_pairs(
     let end = line.len();
     let mut i = skip_space(line, i, end);
     while i < end {
-        let Some((tag, next)) = tag_pair(line, i) else { return false };
+        let Some((tag, next)) = tag_pair(line, i, end) else {
+            return false;
+        };
         each(tag);
         i = skip_space(line, next, end);
     }
     true
 }
 
-/// One `[Name "value"]` at `line[i]`, and the offset after its `]`.
-pub(super) fn tag_pair(line: &[u8], i: usize) -> Option<(Tag, usize)> {
-    let end = line.len();
-    if line.get(i) != Some(&b'[') {
+/// One `[Name "value"]` at `line[i]`, in the line that ends at `end`
+/// (`line` may hold more bytes after it, which are not read as part of
+/// it), and the offset after its `]`.
+pub(super) fn tag_pair(
+    line: &[u8],
+    i: usize,
+    end: usize,
+) -> Option<(Tag, usize)> {
+    if i >= end || line[i] != b'[' {
         return None;
     }
     let name_start = skip_space(line, i + 1, end);
     let mut j = name_start;
-    while j < end && (line[j].is_ascii_alphanumeric() || line[j] == b'_') {
+    while j < end && NAME[line[j] as usize] {
         j += 1;
     }
     let name = name_start..j;
     j = skip_space(line, j, end);
-    if name.is_empty() || line.get(j) != Some(&b'"') {
+    if name.is_empty() || j >= end || line[j] != b'"' {
         return None;
     }
     let value_start = j + 1;
     j = value_start;
-    // To the closing `"`, past `\\` and the byte it escapes: a byte at a
-    // time, since a value is a few bytes long, too short for memchr.
+    // To the closing `"`, past `\\` and the byte it escapes, 16 bytes at
+    // a time (a value is a few bytes long, too short for memchr), over
+    // the bytes after the line too: one found there is not in the line.
     loop {
-        match *line.get(j)? {
-            b'"' => break,
-            b'\\' => j += 2,
-            _ => j += 1,
+        if j >= end {
+            return None;
         }
+        j += find2(b'"', b'\\', &line[j..])?;
+        if j >= end {
+            return None;
+        }
+        if line[j] == b'"' {
+            break;
+        }
+        j += 2;
     }
     let value = value_start..j;
     j = skip_space(line, j + 1, end);
-    if line.get(j) != Some(&b']') {
+    if j >= end || line[j] != b']' {
         return None;
     }
     Some((Tag { name, value }, j + 1))
@@ -318,6 +446,29 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_pair_ends_in_its_line() {
+        for (text, line) in [
+            ("[Event \"a]\n\"]", 10),
+            ("[Event \"a\\\n\"]", 10),
+            ("[Event \"a\"\n]", 10),
+            ("[Event \n\"a\"]", 7),
+            ("[Event\n", 6),
+            ("[\n", 1),
+        ] {
+            let t = text.as_bytes();
+            assert_eq!(&t[line..=line], b"\n", "{text}");
+            assert_eq!(tag_pair(t, 0, line), None, "{text}");
+            assert_eq!(tag_pair(&t[..line], 0, line), None, "{text}");
+        }
+        let t = b"[Event \"a\\\"b\"] [x \"\"]\n[";
+        let (tag, next) = tag_pair(t, 0, 21).unwrap();
+        assert_eq!(
+            (&t[tag.name], &t[tag.value], next),
+            (&b"Event"[..], &br#"a\"b"#[..], 14)
+        );
+    }
+
+    #[test]
     fn a_cut_needs_movetext_before_a_tag_line() {
         let cuts = |lines: &[&str]| {
             let mut c = Cuts::default();
@@ -336,6 +487,40 @@ mod tests {
         assert_eq!(cuts(&["1. e4", "%x", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", "[x] no tag", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", " %x", t]), [false, false, true]);
+    }
+
+    #[test]
+    fn find_line_end_agrees_with_the_line_scanner() {
+        let pieces: [&[u8]; 12] = [
+            b"a",
+            b" ",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\xC2\x85",
+            b"\xC2",
+            b"\x85",
+            b"\xE2\x80\xA8",
+            b"\xE2\x80",
+            b"\xA8",
+            b"[Event \"x\"]",
+        ];
+        let mut rng = crate::testing::Rng::new(7);
+        for _ in 0..20_000 {
+            let mut bytes = Vec::new();
+            let n = rng.below(40);
+            for _ in 0..n {
+                let piece = pieces[rng.below(pieces.len())];
+                for _ in 0..=rng.below(12) {
+                    bytes.extend_from_slice(piece);
+                }
+            }
+            assert_eq!(
+                find_line_end(&bytes),
+                crate::lines::find_line_end(&bytes),
+                "{bytes:?}"
+            );
+        }
     }
 
     #[test]

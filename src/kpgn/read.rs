@@ -39,9 +39,7 @@ use super::comment::{self, Comment, KComment};
 use super::lex::{self, Class, CLASS};
 use super::{san, Side};
 use crate::diag::{shown, Diagnostic, Failure, Report};
-use crate::lines::{
-    count_line_ends, find_line_end, last_line_end, LineReader,
-};
+use crate::lines::{count_line_ends, last_line_end, LineReader};
 use shakmaty::fen::Fen;
 use shakmaty::Color;
 
@@ -503,7 +501,7 @@ impl<S: Sink> Game<S> {
         self.core.is_game = true;
         let mut i = first;
         while i < end {
-            let Some((tag, after)) = lex::tag_pair(&input[..end], i) else {
+            let Some((tag, after)) = lex::tag_pair(input, i, end) else {
                 self.core.fail(input, i, "malformed tag pair".into());
                 break;
             };
@@ -682,7 +680,7 @@ impl<S: Sink> Game<S> {
 
     /// At the line start `i`: an escape line (`%` in its first column) is
     /// an item to its line end. Where reading goes on.
-    #[inline]
+    #[inline(always)]
     fn escape_line(
         &mut self,
         input: &[u8],
@@ -775,16 +773,24 @@ impl<S: Sink> Game<S> {
             self.a_move(input, start..end, false, out);
             return end;
         }
+        // The digits, and their value (as a move number) as they go.
         let mut i = start;
-        while i < input.len() && input[i].is_ascii_digit() {
+        let mut value = 0u64;
+        while let Some(&d) = input.get(i).filter(|d| d.is_ascii_digit()) {
+            value =
+                value.saturating_mul(10).saturating_add(u64::from(d - b'0'));
             i += 1;
         }
         if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
             let digits = i;
+            // `N.` or, as often, `N...`; any more dots are read on.
+            if input.get(i..i + 3) == Some(b"...") {
+                i += 3;
+            }
             while i < input.len() && input[i] == b'.' {
                 i += 1;
             }
-            self.number(input, start, digits, i, out);
+            self.number(input, start..i, value, i - digits, out);
             return i;
         }
         while i < input.len() && lex::is_symbol(input[i]) {
@@ -805,15 +811,17 @@ impl<S: Sink> Game<S> {
         }
     }
 
-    /// A move number, `digits` ending its digits and `end` its dots.
+    /// A move number at `span`: its digits' `value` (saturated), then
+    /// `dots` dots.
     fn number(
         &mut self,
         input: &[u8],
-        start: usize,
-        digits: usize,
-        end: usize,
+        span: Range<usize>,
+        value: u64,
+        dots: usize,
         out: &mut Vec<u8>,
     ) {
+        let (start, end) = (span.start, span.end);
         let game = &mut self.core;
         if game.depth > 0 {
             return self.sink.variation(game, input, start..end, out);
@@ -821,13 +829,10 @@ impl<S: Sink> Game<S> {
         if game.terminated {
             return self.after_end(input, start..end);
         }
-        let value = input[start..digits].iter().fold(0u64, |n, d| {
-            n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-        });
         // A number without dots is White's, as `N.`: read as either
         // side's, it would let a SAN that is no move (`1. e4 e5 e5 2 Nf3`)
         // shift every later move to the other side unseen.
-        let side = if end - digits > 1 { Side::Black } else { Side::White };
+        let side = if dots > 1 { Side::Black } else { Side::White };
         if value != game.fullmove || side != game.to_move {
             return self.wrong_number(input, start..end);
         }
@@ -1042,6 +1047,7 @@ impl<S: Sink> Game<S> {
     }
 
     /// A `{...}` comment.
+    #[inline(always)]
     fn comment(
         &mut self,
         input: &[u8],
@@ -1148,7 +1154,7 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
-    match find_line_end(&input[from..upto]) {
+    match lex::find_line_end(&input[from..upto]) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
     }

@@ -69,6 +69,9 @@ fn scan(
     side: Option<Side>,
     marks: bool,
 ) -> Result<usize, usize> {
+    if let Some(end) = quick(bytes, start) {
+        return Ok(end);
+    }
     let mut state = START;
     let mut end = start;
     for &b in &bytes[start..] {
@@ -84,6 +87,29 @@ fn scan(
     } else {
         Err(end)
     }
+}
+
+/// The end of the usual shapes of a move or attempt that starts at
+/// `bytes[i]`, which the automaton accepts for either side with or
+/// without marks: a piece move `Nf3`, `Nxf3`, a pawn move `e4` or capture
+/// `exd5` off the last ranks; each followed by a byte that is not in SAN
+/// (or by the end), where the automaton stops too. `None` for anything
+/// else, which the automaton reads.
+#[inline(always)]
+fn quick(bytes: &[u8], i: usize) -> Option<usize> {
+    let at = |k: usize| bytes.get(i + k).map_or(OTHER, |&b| CLASS[b as usize]);
+    let end = match (at(0), at(1), at(2)) {
+        (PIECE | KING, FILE, RANK | RANK1 | RANK8) => i + 3,
+        (PIECE | KING, TAKES, FILE)
+            if matches!(at(3), RANK | RANK1 | RANK8) =>
+        {
+            i + 4
+        }
+        (FILE, RANK, _) => i + 2,
+        (FILE, TAKES, FILE) if at(3) == RANK => i + 4,
+        _ => return None,
+    };
+    (at(end - i) == OTHER).then_some(end)
 }
 
 /// Whether the automaton accepts in `state` a move by `side` (with its
@@ -404,7 +430,7 @@ mod tests {
     /// that matters, and on random longer ones.
     #[test]
     fn the_automaton_agrees_with_the_grammar() {
-        let alphabet = b"ae18xNKO0-=Q+#!?z";
+        let alphabet = b"ae148xNKO0-=Q+#!?z";
         let mut tokens = vec![String::new()];
         let mut last = tokens.clone();
         for _ in 0..4 {
@@ -438,6 +464,16 @@ mod tests {
                 assert_eq!(scanned == Ok(t.len()), moves && whole, "{t}");
                 let scanned = scan_attempt(with_end.as_bytes(), 0, side);
                 assert_eq!(scanned == Ok(t.len()), attempt && whole, "{t}");
+                // And at the end of the bytes, after others.
+                let at_end = format!("x {t}");
+                let scanned = scan_move(at_end.as_bytes(), 2, side);
+                assert_eq!(scanned == Ok(at_end.len()), moves && whole, "{t}");
+                let scanned = scan_attempt(at_end.as_bytes(), 2, side);
+                assert_eq!(
+                    scanned == Ok(at_end.len()),
+                    attempt && whole,
+                    "{t}"
+                );
             }
         }
     }
