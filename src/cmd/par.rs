@@ -2,8 +2,8 @@
 The records of one input on several threads, in order.
 
 The calling thread fills [`Batch`]es of about [`BATCH_BYTES`] bytes of
-whole lines (or up to four times that, [`batch_bytes`], for a tool whose
-lines are cheap to read). For records of one line ([`run_lines`]) it
+whole lines (or up to eight times that, [`batch_bytes`], for a tool
+whose lines are cheap to read). For records of one line ([`run_lines`]) it
 reads the input straight into each batch and cuts it after its last
 whole line, never looking at a line; where a batch may end only before
 certain lines ([`run`]), it reads lines through the shared
@@ -50,12 +50,12 @@ const IN_FLIGHT: usize = 2;
 const MAX_IN_FLIGHT: usize = 8;
 
 /// The size of a batch for `workers` threads, with `budget` bytes of
-/// batches in flight at most: [`BATCH_BYTES`] at least, four times that
+/// batches in flight at most: [`BATCH_BYTES`] at least, eight times that
 /// at most. A batch costs the same to hand over, however large, so a
 /// tool whose lines cost little to read (pbi-grep) takes fewer, larger
 /// batches where only a few are in flight.
 pub fn batch_bytes(workers: usize, budget: usize) -> usize {
-    (budget / in_flight(workers)).clamp(BATCH_BYTES, 4 * BATCH_BYTES)
+    (budget / in_flight(workers)).clamp(BATCH_BYTES, 8 * BATCH_BYTES)
 }
 
 /// How many batches `workers` threads hold at most.
@@ -1365,17 +1365,17 @@ mod tests {
 
     /// A tool's batches in flight keep within its budget wherever a
     /// batch larger than the default fits in it, and are never smaller
-    /// than the default nor larger than four times it.
+    /// than the default nor larger than eight times it.
     #[test]
     fn batch_size_keeps_the_budget() {
         const MIB: usize = 1 << 20;
         let sizes: Vec<usize> =
-            [1, 2, 3, 4, 8, 64].map(|w| batch_bytes(w, 4 * MIB)).into();
-        assert_eq!(sizes, [MIB, MIB, 4 * MIB / 6, MIB / 2, MIB / 2, MIB / 2]);
+            [1, 2, 3, 4, 8, 64].map(|w| batch_bytes(w, 8 * MIB)).into();
+        assert_eq!(sizes, [2 * MIB, 2 * MIB, 8 * MIB / 6, MIB, MIB, MIB]);
         for workers in 1..=16 {
-            for budget in [0, MIB / 2, 2 * MIB, 4 * MIB, 64 * MIB] {
+            for budget in [0, MIB / 2, 2 * MIB, 8 * MIB, 64 * MIB] {
                 let size = batch_bytes(workers, budget);
-                assert!((BATCH_BYTES..=4 * BATCH_BYTES).contains(&size));
+                assert!((BATCH_BYTES..=8 * BATCH_BYTES).contains(&size));
                 if size > BATCH_BYTES {
                     assert!(size * in_flight(workers) <= budget);
                 }

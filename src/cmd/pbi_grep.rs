@@ -744,13 +744,13 @@ impl<W: Write> Grep<'_, W> {
             })
             .collect();
         // Reading a line costs little here, so larger batches, handed
-        // over less often, pay: 1 MiB with two workers when no record is
-        // written (4 MiB of lines in flight, whatever the threads), half
-        // that when the selected lines are (a batch's output is up to
-        // its lines again).
+        // over (and mapped) less often, pay: 2 MiB with two workers when
+        // no record is written (8 MiB of lines in flight, whatever the
+        // threads), 512 KiB when the selected lines are (a batch's output
+        // is up to its lines again).
         let budget = match self.opts.mode {
             Mode::Print => 2 << 20,
-            _ => 4 << 20,
+            _ => 8 << 20,
         };
         let size = par::batch_bytes(self.opts.threads, budget);
         let numbers = par::Numbers::Worker;
