@@ -441,6 +441,11 @@ fn ends_nel_or_ls(bytes: &[u8], at: usize) -> bool {
 /// (just past it). A CR as the last byte is a line end of its own (the
 /// caller hands whole lines). `None` when no line ends in `bytes`.
 ///
+/// Most lines looked for so are short (a tag pair, a `;` comment), too
+/// short for the set-up of memchr: the first bytes are searched 16 at a
+/// time for the bytes that can end a line end ([`short_search`]), the
+/// rest with memchr.
+///
 /// ```
 /// use chesspipe::lines::find_line_end;
 ///
@@ -448,7 +453,20 @@ fn ends_nel_or_ls(bytes: &[u8], at: usize) -> bool {
 /// assert_eq!(find_line_end(b"x\xC2\x85\n"), Some((1, 3)));
 /// assert_eq!(find_line_end("Cyrillic х, no end".as_bytes()), None);
 /// ```
+#[inline]
 pub fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
+    let last = [b'\n', b'\r', 0x85, 0xA8];
+    match short_search(bytes, last, |at| line_end_at(bytes, at)) {
+        Ok(end) => Some(end),
+        // None in the first bytes: the search of the whole finds the
+        // first beyond (a NEL or LS across the boundary included).
+        Err(searched) if searched < bytes.len() => find_line_end_long(bytes),
+        Err(_) => None,
+    }
+}
+
+/// [`find_line_end`] by memchr searches of the whole of `bytes`.
+fn find_line_end_long(bytes: &[u8]) -> Option<(usize, usize)> {
     let crlf = memchr::memchr2(b'\n', b'\r', bytes);
     // A NEL or LS before the CR or LF.
     let upto = crlf.unwrap_or(bytes.len());
@@ -464,6 +482,86 @@ pub fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
     let at = crlf?;
     let len = if bytes[at..].starts_with(b"\r\n") { 2 } else { 1 };
     Some((at, at + len))
+}
+
+/// The line end whose last byte (or CR) is `bytes[at]`, if it is one.
+#[inline(always)]
+fn line_end_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+    match bytes[at] {
+        b'\n' => Some((at, at + 1)),
+        b'\r' if bytes.get(at + 1) == Some(&b'\n') => Some((at, at + 2)),
+        b'\r' => Some((at, at + 1)),
+        0x85 | 0xA8 if ends_nel_or_ls(bytes, at) => {
+            let len = if bytes[at] == 0x85 { NEL.len() } else { LS.len() };
+            Some((at + 1 - len, at + 1))
+        }
+        _ => None,
+    }
+}
+
+/// How many bytes [`short_search`] reads 16 at a time.
+const SHORT: usize = 256;
+
+/// Searches the first 256 bytes of `hay`, 16 at a time with SSE2
+/// (every x86-64 has it), for the bytes of `needles`: hands `hit` each
+/// offset of one, in order, until it says what was found. Else
+/// `Err(searched)`, the number of bytes searched: the caller goes on
+/// from there (with memchr, whose set-up costs more than a search of a
+/// few dozen bytes).
+#[inline(always)]
+pub(crate) fn short_search<T, const N: usize>(
+    hay: &[u8],
+    needles: [u8; N],
+    mut hit: impl FnMut(usize) -> Option<T>,
+) -> Result<T, usize> {
+    let head = &hay[..hay.len().min(SHORT)];
+    let mut chunks = head.chunks_exact(16);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let mut mask = mask16(chunk.try_into().unwrap(), needles);
+        while mask != 0 {
+            if let Some(found) = hit(16 * k + mask.trailing_zeros() as usize) {
+                return Ok(found);
+            }
+            mask &= mask - 1;
+        }
+    }
+    let done = head.len() - chunks.remainder().len();
+    for (at, b) in head.iter().enumerate().skip(done) {
+        if needles.contains(b) {
+            if let Some(found) = hit(at) {
+                return Ok(found);
+            }
+        }
+    }
+    Err(head.len())
+}
+
+/// A bit for each byte of `chunk` that is one of `needles`.
+#[inline(always)]
+fn mask16<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8, _mm_setzero_si128,
+        };
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
+        // of `chunk`, unaligned loads being allowed.
+        unsafe {
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            let any = needles.iter().fold(_mm_setzero_si128(), |m, &b| {
+                _mm_or_si128(m, _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8)))
+            });
+            _mm_movemask_epi8(any) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        chunk
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, b)| m | (u32::from(needles.contains(b)) << i))
+    }
 }
 
 /// Where the last line of `bytes` that has its line end ends (just past
@@ -1064,6 +1162,43 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The first 256 bytes searched 16 at a time find the line end that
+    /// memchr searches of the whole find (lines shorter and longer than
+    /// 256 bytes, every line end, NEL and LS lead bytes apart).
+    #[test]
+    fn short_line_end_search_agrees_with_memchr() {
+        let pieces: [&[u8]; 12] = [
+            b"a",
+            b" ",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"\xC2\x85",
+            b"\xC2",
+            b"\x85",
+            b"\xE2\x80\xA8",
+            b"\xE2\x80",
+            b"\xA8",
+            b"[Event \"x\"]",
+        ];
+        let mut rng = crate::testing::Rng::new(7);
+        for _ in 0..20_000 {
+            let mut bytes = Vec::new();
+            let n = rng.below(40);
+            for _ in 0..n {
+                let piece = pieces[rng.below(pieces.len())];
+                for _ in 0..=rng.below(12) {
+                    bytes.extend_from_slice(piece);
+                }
+            }
+            assert_eq!(
+                find_line_end(&bytes),
+                find_line_end_long(&bytes),
+                "{bytes:?}"
+            );
+        }
     }
 
     #[test]

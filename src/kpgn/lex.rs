@@ -5,6 +5,8 @@ use std::ops::Range;
 
 use memchr::memchr;
 
+use crate::lines::short_search;
+
 /// What each byte is to the tokenizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -90,45 +92,23 @@ pub(super) fn skip_space(buf: &[u8], mut i: usize, end: usize) -> usize {
 
 /// The offset of the first `needle` in `hay`. Comments are found with
 /// it, most of them a few dozen bytes long: too short for memchr, whose
-/// set-up costs more than the search, so 16 bytes at a time with SSE2
-/// (every x86-64 has it) up to 256 bytes, memchr beyond.
+/// set-up costs more than the search, so the shared scanner's short
+/// search first ([`short_search`]), memchr beyond.
 #[inline]
 pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
-    const SHORT: usize = 256;
-    let head = &hay[..hay.len().min(SHORT)];
-    let mut chunks = head.chunks_exact(16);
-    for (k, chunk) in chunks.by_ref().enumerate() {
-        let mask = mask16(chunk.try_into().unwrap(), needle);
-        if mask != 0 {
-            return Some(16 * k + mask.trailing_zeros() as usize);
-        }
+    match short_search(hay, [needle], Some) {
+        Ok(at) => Some(at),
+        Err(n) => memchr(needle, &hay[n..]).map(|i| i + n),
     }
-    let done = head.len() - chunks.remainder().len();
-    if let Some(i) = chunks.remainder().iter().position(|&b| b == needle) {
-        return Some(done + i);
-    }
-    memchr(needle, &hay[head.len()..]).map(|i| i + head.len())
 }
 
 /// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
 #[inline]
 fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    const SHORT: usize = 256;
-    let head = &hay[..hay.len().min(SHORT)];
-    let mut chunks = head.chunks_exact(16);
-    for (k, chunk) in chunks.by_ref().enumerate() {
-        let chunk = chunk.try_into().unwrap();
-        let mask = mask16(chunk, a) | mask16(chunk, b);
-        if mask != 0 {
-            return Some(16 * k + mask.trailing_zeros() as usize);
-        }
+    match short_search(hay, [a, b], Some) {
+        Ok(at) => Some(at),
+        Err(n) => memchr::memchr2(a, b, &hay[n..]).map(|i| i + n),
     }
-    let done = head.len() - chunks.remainder().len();
-    let rest = chunks.remainder().iter().position(|&c| c == a || c == b);
-    if let Some(i) = rest {
-        return Some(done + i);
-    }
-    memchr::memchr2(a, b, &hay[head.len()..]).map(|i| i + head.len())
 }
 
 /// The bytes of a tag name: `A-Z a-z 0-9 _`.
@@ -141,113 +121,6 @@ static NAME: [bool; 256] = {
     }
     t
 };
-
-/// A bit for each byte of `chunk` that is `needle`.
-#[inline(always)]
-fn mask16(chunk: &[u8; 16], needle: u8) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
-        // of `chunk`, unaligned loads being allowed.
-        unsafe {
-            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
-            let equal = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(needle as i8));
-            _mm_movemask_epi8(equal) as u32
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        chunk
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &b)| m | (u32::from(b == needle) << i))
-    }
-}
-
-/// The first line end in `bytes`, as [`lines::find_line_end`] finds it
-/// (where it starts, and just past it; a CR LF is one, a NEL or LS
-/// counts only with its lead bytes): the lines looked at here (tag
-/// pairs, `;` comments, escape lines) are short, too short for the two
-/// memchr searches of that function, so 16 bytes at a time for the four
-/// bytes that can end a line, up to 256 bytes, that function beyond.
-///
-/// [`lines::find_line_end`]: crate::lines::find_line_end
-#[inline]
-pub(super) fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
-    const SHORT: usize = 256;
-    let head = &bytes[..bytes.len().min(SHORT)];
-    let mut chunks = head.chunks_exact(16);
-    for (k, chunk) in chunks.by_ref().enumerate() {
-        let mut mask = line_end_mask16(chunk.try_into().unwrap());
-        while mask != 0 {
-            let at = 16 * k + mask.trailing_zeros() as usize;
-            if let Some(end) = line_end_at(bytes, at) {
-                return Some(end);
-            }
-            mask &= mask - 1;
-        }
-    }
-    let done = head.len() - chunks.remainder().len();
-    for at in done..head.len() {
-        if let Some(end) = line_end_at(bytes, at) {
-            return Some(end);
-        }
-    }
-    if bytes.len() > SHORT {
-        // None in the first 256 bytes: the search of the whole finds the
-        // first beyond (a NEL or LS across the 256th byte included).
-        return crate::lines::find_line_end(bytes);
-    }
-    None
-}
-
-/// The line end whose last byte (or CR) is `bytes[at]`, if it is one.
-#[inline(always)]
-fn line_end_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
-    match bytes[at] {
-        b'\n' => Some((at, at + 1)),
-        b'\r' if bytes.get(at + 1) == Some(&b'\n') => Some((at, at + 2)),
-        b'\r' => Some((at, at + 1)),
-        0x85 if at >= 1 && bytes[at - 1] == 0xC2 => Some((at - 1, at + 1)),
-        0xA8 if at >= 2 && bytes[at - 2..at] == [0xE2, 0x80] => {
-            Some((at - 2, at + 1))
-        }
-        _ => None,
-    }
-}
-
-/// A bit for each byte of `chunk` that can end a line end: LF, CR, and
-/// the last bytes of NEL and LS.
-#[inline(always)]
-fn line_end_mask16(chunk: &[u8; 16]) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{
-            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-            _mm_set1_epi8,
-        };
-        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
-        // of `chunk`, unaligned loads being allowed.
-        unsafe {
-            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
-            let eq = |b: u8| _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b as i8));
-            let ends = _mm_or_si128(
-                _mm_or_si128(eq(b'\n'), eq(b'\r')),
-                _mm_or_si128(eq(0x85), eq(0xA8)),
-            );
-            _mm_movemask_epi8(ends) as u32
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        chunk.iter().enumerate().fold(0, |m, (i, &b)| {
-            m | (u32::from(matches!(b, b'\n' | b'\r' | 0x85 | 0xA8)) << i)
-        })
-    }
-}
 
 /// A tag pair, `[Name "value"]`, as spans into the line that holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -487,40 +360,6 @@ mod tests {
         assert_eq!(cuts(&["1. e4", "%x", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", "[x] no tag", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", " %x", t]), [false, false, true]);
-    }
-
-    #[test]
-    fn find_line_end_agrees_with_the_line_scanner() {
-        let pieces: [&[u8]; 12] = [
-            b"a",
-            b" ",
-            b"\n",
-            b"\r",
-            b"\r\n",
-            b"\xC2\x85",
-            b"\xC2",
-            b"\x85",
-            b"\xE2\x80\xA8",
-            b"\xE2\x80",
-            b"\xA8",
-            b"[Event \"x\"]",
-        ];
-        let mut rng = crate::testing::Rng::new(7);
-        for _ in 0..20_000 {
-            let mut bytes = Vec::new();
-            let n = rng.below(40);
-            for _ in 0..n {
-                let piece = pieces[rng.below(pieces.len())];
-                for _ in 0..=rng.below(12) {
-                    bytes.extend_from_slice(piece);
-                }
-            }
-            assert_eq!(
-                find_line_end(&bytes),
-                crate::lines::find_line_end(&bytes),
-                "{bytes:?}"
-            );
-        }
     }
 
     #[test]

@@ -39,7 +39,9 @@ use super::comment::{self, Comment, KComment};
 use super::lex::{self, Class, CLASS};
 use super::{san, Side};
 use crate::diag::{shown, Diagnostic, Failure, Report};
-use crate::lines::{count_line_ends, last_line_end, LineReader};
+use crate::lines::{
+    count_line_ends, find_line_end, last_line_end, LineReader,
+};
 use shakmaty::fen::Fen;
 use shakmaty::Color;
 
@@ -1154,7 +1156,7 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
-    match lex::find_line_end(&input[from..upto]) {
+    match find_line_end(&input[from..upto]) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
     }
