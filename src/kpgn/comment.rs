@@ -165,10 +165,17 @@ pub fn parse(c: &[u8], side: Option<Side>) -> Comment {
     // first, which gives the same or nothing.
     match fast::<false>(c, open, side) {
         Some(k) => Comment::Kriegspiel(k),
-        None => match fast::<true>(c, open, side) {
-            Some(k) => Comment::Kriegspiel(k),
-            None => slow(c, side),
-        },
+        None => spaced(c, open, side),
+    }
+}
+
+/// [`parse`] of a comment that the reader without spaces gave up on.
+#[cold]
+#[inline(never)]
+fn spaced(c: &[u8], open: usize, side: Option<Side>) -> Comment {
+    match fast::<true>(c, open, side) {
+        Some(k) => Comment::Kriegspiel(k),
+        None => slow(c, side),
     }
 }
 

@@ -785,11 +785,8 @@ impl<S: Sink> Game<S> {
         }
         if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
             let digits = i;
-            // `N.` or, as often, `N...`; any more dots are read on.
-            if input.get(i..i + 3) == Some(b"...") {
-                i += 3;
-            }
-            while i < input.len() && input[i] == b'.' {
+            // `N.` or, as often, `N...`: however many dots there are.
+            while input.get(i) == Some(&b'.') {
                 i += 1;
             }
             self.number(input, start..i, value, i - digits, out);
