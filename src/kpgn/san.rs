@@ -92,12 +92,14 @@ fn scan(
 /// The end of the usual shapes of a move or attempt that starts at
 /// `bytes[i]`, which the automaton accepts for either side with or
 /// without marks: a piece move `Nf3`, `Nxf3`, a pawn move `e4` or capture
-/// `exd5` off the last ranks; each followed by a byte that is not in SAN
-/// (or by the end), where the automaton stops too. `None` for anything
-/// else, which the automaton reads.
+/// `exd5` off the last ranks; each followed by a byte that is not in SAN,
+/// where the automaton stops too. `None` for anything else, and for a
+/// move that starts in the last four bytes: the automaton reads those.
 #[inline(always)]
 fn quick(bytes: &[u8], i: usize) -> Option<usize> {
-    let at = |k: usize| bytes.get(i + k).map_or(OTHER, |&b| CLASS[b as usize]);
+    // The longest shape and the byte after it, in one bounds check.
+    let w: &[u8; 5] = bytes.get(i..i + 5)?.try_into().ok()?;
+    let at = |k: usize| CLASS[w[k] as usize];
     let end = match (at(0), at(1), at(2)) {
         (PIECE | KING, FILE, RANK | RANK1 | RANK8) => i + 3,
         (PIECE | KING, TAKES, FILE)
@@ -457,8 +459,9 @@ mod tests {
                     (reference(t, side, false), reference(t, side, true));
                 assert_eq!(is_move(b, side), moves, "{t} {side:?}");
                 assert_eq!(is_attempt(b, side), attempt, "{t} {side:?}");
-                // Scanning it from its start, with a separator after it.
-                let with_end = format!("{t},");
+                // Scanning it from its start, with a separator and more
+                // after it (enough for the quick reading).
+                let with_end = format!("{t}, x}}");
                 let whole = t.bytes().all(|b| CLASS[b as usize] != OTHER);
                 let scanned = scan_move(with_end.as_bytes(), 0, side);
                 assert_eq!(scanned == Ok(t.len()), moves && whole, "{t}");
