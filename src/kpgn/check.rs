@@ -734,7 +734,7 @@ fn clean_ply(
     };
     let guard = Guard::new(pos, *checkers);
     if let Some(k) = k {
-        if k.listed().is_some()
+        if k.listed().is_some_and(|n| n > 0)
             && !clean_attempts(pos, &guard, &c[k.illegal()])
         {
             return false;
