@@ -502,7 +502,19 @@ pub(super) fn legal_froms(
         }
         froms &= attacks_of(to, !side, role, occupied);
     }
-    if role != Role::King && ep.is_none() {
+    if role == Role::King {
+        // The king, if it may go there, is not attacked on `to`, the man
+        // it takes (if any) gone.
+        let Some(from) = froms.first() else { return Bitboard::EMPTY };
+        let taken = Bitboard::from_square(to) & them;
+        let after = (occupied ^ Bitboard::from_square(from))
+            | Bitboard::from_square(to);
+        return match (pos.attacks_to(to, !side, after) & !taken).is_empty() {
+            true => froms,
+            false => Bitboard::EMPTY,
+        };
+    }
+    let Some(passed) = ep else {
         // Where the checks allow, along the line of a pin.
         if !guard.targets.contains(to) {
             return Bitboard::EMPTY;
@@ -518,23 +530,16 @@ pub(super) fn legal_froms(
             }
         }
         return legal;
-    }
-    let king = guard.king;
+    };
+    // En passant, made on the bitboards: the king must not be attacked
+    // then.
+    let Some(king) = guard.king else { return froms };
+    let taken = Bitboard::from_square(passed);
     let mut legal = Bitboard::EMPTY;
     for from in froms {
-        let taken = match ep {
-            Some(sq) => Bitboard::from_square(sq),
-            None => Bitboard::from_square(to) & them,
-        };
         let after = (occupied ^ Bitboard::from_square(from) ^ taken)
             | Bitboard::from_square(to);
-        let safe = match if role == Role::King { Some(to) } else { king } {
-            Some(king) => {
-                (pos.attacks_to(king, !side, after) & !taken).is_empty()
-            }
-            None => true,
-        };
-        if safe {
+        if (pos.attacks_to(king, !side, after) & !taken).is_empty() {
             legal |= Bitboard::from_square(from);
         }
     }
