@@ -34,7 +34,9 @@ use shakmaty::{
 };
 
 use super::comment::KComment;
-use super::pos::{attacks_of, has_legal_move, legal_froms, Guard, Made, Pos};
+use super::pos::{
+    attacks_of, has_legal_move, legal_among, legal_froms, Guard, Made, Pos,
+};
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
 use crate::diag::{shown, Diagnostic};
@@ -724,7 +726,18 @@ fn clean_ply(
     c: &[u8],
     k: Option<&KComment>,
 ) -> bool {
+    // The attempts first, then the move and what it produced: less to
+    // keep at hand while the attempts are judged.
+    let guard = Guard::new(pos, *checkers);
+    if let Some(k) = k {
+        if k.listed().is_some_and(|n| n > 0)
+            && !clean_attempts(pos, &guard, &c[k.illegal()])
+        {
+            return false;
+        }
+    }
     let (w, mark) = written(token);
+    let Some(m) = quick_find(pos, &guard, &w) else { return false };
     let (taken, checks) = match k {
         Some(k) => match quick_codes(&c[k.response()]) {
             Some(codes) => codes,
@@ -732,15 +745,6 @@ fn clean_ply(
         },
         None => (None, Codes::default()),
     };
-    let guard = Guard::new(pos, *checkers);
-    if let Some(k) = k {
-        if k.listed().is_some()
-            && !clean_attempts(pos, &guard, &c[k.illegal()])
-        {
-            return false;
-        }
-    }
-    let Some(m) = quick_find(pos, &guard, &w) else { return false };
     if m.taken.map(|(_, sq)| sq) != taken {
         return false;
     }
@@ -873,19 +877,14 @@ fn clean_attempt(pos: &Pos, guard: &Guard, t: &[u8]) -> bool {
         let to = square(f, r);
         let own = pos.by_color(side);
         let men = pos.by_piece(side, role);
-        if !own.contains(to) && (men & attacks_of(to, side, role, own)).any() {
-            let occupied = pos.occupied();
-            return (men & attacks_of(to, !side, role, occupied)).is_empty()
-                || legal_froms(
-                    pos,
-                    guard,
-                    role,
-                    Bitboard::FULL,
-                    None,
-                    to,
-                    None,
-                )
-                .is_empty();
+        let seen = men & attacks_of(to, side, role, own);
+        if !own.contains(to) && seen.any() {
+            // A king's or a knight's reach is the same on any board.
+            let reach = match role {
+                Role::King | Role::Knight => seen,
+                _ => men & attacks_of(to, !side, role, pos.occupied()),
+            };
+            return legal_among(pos, guard, role, reach, to).is_empty();
         }
     }
     if !matches!((t.first(), t.last()), (Some(a), Some(z)) if a.is_ascii_alphanumeric() && z.is_ascii_alphanumeric())

@@ -502,40 +502,60 @@ pub(super) fn legal_froms(
         }
         froms &= attacks_of(to, !side, role, occupied);
     }
-    if role != Role::King && ep.is_none() {
-        // Where the checks allow, along the line of a pin.
-        if !guard.targets.contains(to) {
-            return Bitboard::EMPTY;
-        }
-        let mut legal = froms;
-        if let Some(king) = guard.king {
-            for from in froms {
-                if !attacks::aligned(king, from, to)
-                    && pinned(pos, side, king, from)
-                {
-                    legal.discard(from);
-                }
-            }
-        }
-        return legal;
-    }
-    let king = guard.king;
+    let Some(passed) = ep else {
+        return legal_among(pos, guard, role, froms, to);
+    };
+    // En passant, made on the bitboards: the king must not be attacked
+    // then.
+    let Some(king) = guard.king else { return froms };
+    let taken = Bitboard::from_square(passed);
     let mut legal = Bitboard::EMPTY;
     for from in froms {
-        let taken = match ep {
-            Some(sq) => Bitboard::from_square(sq),
-            None => Bitboard::from_square(to) & them,
-        };
         let after = (occupied ^ Bitboard::from_square(from) ^ taken)
             | Bitboard::from_square(to);
-        let safe = match if role == Role::King { Some(to) } else { king } {
-            Some(king) => {
-                (pos.attacks_to(king, !side, after) & !taken).is_empty()
-            }
-            None => true,
-        };
-        if safe {
+        if (pos.attacks_to(king, !side, after) & !taken).is_empty() {
             legal |= Bitboard::from_square(from);
+        }
+    }
+    legal
+}
+
+/// The squares among `froms`, men of kind `role` of the side to move in
+/// `pos` that reach `to` on the board (not a square of their own side's,
+/// nor en passant), from which they go there legally: the king not
+/// attacked on `to`, the man it takes (if any) gone; the other men
+/// where the checks allow, by `guard` (the guard of `pos`), and along
+/// the line of a pin.
+#[inline(always)]
+pub(super) fn legal_among(
+    pos: &Pos,
+    guard: &Guard,
+    role: Role,
+    froms: Bitboard,
+    to: Square,
+) -> Bitboard {
+    let side = pos.turn;
+    if role == Role::King {
+        let Some(from) = froms.first() else { return Bitboard::EMPTY };
+        let taken = Bitboard::from_square(to) & pos.by_color(!side);
+        let after = (pos.occupied() ^ Bitboard::from_square(from))
+            | Bitboard::from_square(to);
+        return match (pos.attacks_to(to, !side, after) & !taken).is_empty() {
+            true => froms,
+            false => Bitboard::EMPTY,
+        };
+    }
+    if !guard.targets.contains(to) {
+        return Bitboard::EMPTY;
+    }
+    let mut legal = froms;
+    if let Some(king) = guard.king {
+        for from in froms {
+            if !attacks::aligned(king, from, to)
+                && pinned(pos, side, king, from)
+            {
+                legal.discard(from);
+            }
         }
     }
     legal
