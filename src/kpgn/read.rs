@@ -115,6 +115,11 @@ pub(crate) trait Sink {
     /// Whether the reader names the game in its diagnostics
     /// ([`Diagnostic::game`]).
     const NAMES_GAMES: bool = false;
+    /// Whether the reader reads a `{...}` comment in a function of its
+    /// own, not inline in its token loop: for a sink whose work on a
+    /// Kriegspiel comment is large (the referee's), which would crowd the
+    /// loop.
+    const COMMENT_APART: bool = false;
     /// A game starts at `at`; its output goes to the end of `out`.
     fn start(&mut self, at: usize, out: &[u8]);
     /// The input lost its first `n` bytes (all before the game).
@@ -1047,9 +1052,34 @@ impl<S: Sink> Game<S> {
         i
     }
 
-    /// A `{...}` comment.
+    /// A `{...}` comment: inline, or apart as the sink asks
+    /// ([`Sink::COMMENT_APART`]).
     #[inline(always)]
     fn comment(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        if S::COMMENT_APART {
+            self.comment_apart(input, span, out);
+        } else {
+            self.comment_here(input, span, out);
+        }
+    }
+
+    #[inline(never)]
+    fn comment_apart(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        self.comment_here(input, span, out);
+    }
+
+    #[inline(always)]
+    fn comment_here(
         &mut self,
         input: &[u8],
         span: Range<usize>,
