@@ -1068,6 +1068,7 @@ impl<S: Sink> Game<S> {
         }
     }
 
+    /// [`Game::comment_here`] as a function of its own.
     #[inline(never)]
     fn comment_apart(
         &mut self,
@@ -1078,6 +1079,7 @@ impl<S: Sink> Game<S> {
         self.comment_here(input, span, out);
     }
 
+    /// A `{...}` comment, read where the caller is.
     #[inline(always)]
     fn comment_here(
         &mut self,
