@@ -191,24 +191,94 @@ fn fast<const SPACED: bool>(
     open: usize,
     side: Option<Side>,
 ) -> Option<KComment> {
-    let end = c.len() - 1;
+    let (colon, close, attempts) = head::<SPACED>(c, open, side)?;
+    KComment::new(c, open, colon, close, attempts)
+}
+
+impl KComment {
+    /// The comment `c` (braces included) whose head [`head`] read.
+    #[inline(always)]
+    fn new(
+        c: &[u8],
+        open: usize,
+        colon: usize,
+        close: usize,
+        attempts: u32,
+    ) -> Option<KComment> {
+        let end = c.len() - 1;
+        // The free text usually ends right before `}`.
+        let text_end = match c[end - 1] {
+            b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
+                close + 1 + trim_end(&c[close + 1..end]).len()
+            }
+            _ => end,
+        };
+        // Offsets fit: the comment is shorter than 4 GiB.
+        u32::try_from(c.len()).ok()?;
+        Some(KComment {
+            open: open as u32,
+            colon: colon as u32,
+            close: close as u32,
+            text_end: text_end as u32,
+            attempts,
+        })
+    }
+
+    /// The Kriegspiel comment `{(...)...}` that starts at `bytes[at]`, in
+    /// its usual shape (no white space inside the parentheses): the
+    /// offset just after its `}`, and the comment, whose offsets are from
+    /// `at`. `None` for anything else, and for a comment not closed in
+    /// `bytes`: [`parse`] reads those once their `}` is found. Read where
+    /// it lies, without first looking for the `}`, which no part of the
+    /// head can be.
+    #[inline(always)]
+    pub(super) fn at(
+        bytes: &[u8],
+        at: usize,
+        side: Option<Side>,
+    ) -> Option<(usize, KComment)> {
+        let (colon, close, attempts) = head::<false>(bytes, at + 1, side)?;
+        let brace = match bytes.get(close + 1) {
+            Some(b'}') => close + 1,
+            _ => close + 1 + super::lex::find(b'}', &bytes[close + 1..])?,
+        };
+        let c = &bytes[at..=brace];
+        let k = KComment::new(c, 1, colon - at, close - at, attempts)?;
+        Some((brace + 1, k))
+    }
+}
+
+/// The head `(<response>:<illegal>)` at `bytes[open]`, `(`, in one pass:
+/// where its `:` and `)` are, and the number of attempts listed (or
+/// [`COUNT`]); `None` for a shape [`fast`] does not read. A byte past
+/// the end of `bytes` reads as 0, which stops every loop, as a `}` does.
+#[inline(always)]
+fn head<const SPACED: bool>(
+    bytes: &[u8],
+    open: usize,
+    side: Option<Side>,
+) -> Option<(usize, usize, u32)> {
+    let c = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    if c(open) != b'(' {
+        return None;
+    }
     let spaces = |mut i: usize| {
-        while SPACED && c[i] == b' ' {
+        while SPACED && c(i) == b' ' {
             i += 1;
         }
         i
     };
     let mut i = spaces(open + 1);
-    if c[i] != b':' {
+    if c(i) != b':' {
         loop {
-            match c[i] {
-                b'X' if matches!(c[i + 1], b'a'..=b'h')
-                    && matches!(c[i + 2], b'1'..=b'8') =>
+            match c(i) {
+                b'X' if matches!(c(i + 1), b'a'..=b'h')
+                    && matches!(c(i + 2), b'1'..=b'8') =>
                 {
                     i += 3
                 }
                 b'C' if matches!(
-                    c[i + 1],
+                    c(i + 1),
                     b'F' | b'R' | b'L' | b'S' | b'N'
                 ) =>
                 {
@@ -217,7 +287,7 @@ fn fast<const SPACED: bool>(
                 _ => return None,
             }
             i = spaces(i);
-            match c[i] {
+            match c(i) {
                 b',' => i = spaces(i + 1),
                 b':' => break,
                 _ => return None,
@@ -226,10 +296,10 @@ fn fast<const SPACED: bool>(
     }
     let colon = i;
     i = spaces(i + 1);
-    let attempts = if c[i] == b')' {
+    let attempts = if c(i) == b')' {
         0
-    } else if c[i].is_ascii_digit() && c[i + 1] != b'-' {
-        while c[i].is_ascii_digit() {
+    } else if c(i).is_ascii_digit() && c(i + 1) != b'-' {
+        while c(i).is_ascii_digit() {
             i += 1;
         }
         i = spaces(i);
@@ -237,35 +307,16 @@ fn fast<const SPACED: bool>(
     } else {
         let mut n = 0;
         loop {
-            i = san::scan_attempt(c, i, side).ok()?;
+            i = san::scan_attempt(bytes, i, side).ok()?;
             n += 1;
             i = spaces(i);
-            if c[i] != b',' {
+            if c(i) != b',' {
                 break n;
             }
             i = spaces(i + 1);
         }
     };
-    if c[i] != b')' || i >= end {
-        return None;
-    }
-    let close = i;
-    // The free text usually ends right before `}`.
-    let text_end = match c[end - 1] {
-        b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
-            close + 1 + trim_end(&c[close + 1..end]).len()
-        }
-        _ => end,
-    };
-    // Offsets fit: the comment is shorter than 4 GiB.
-    u32::try_from(c.len()).ok()?;
-    Some(KComment {
-        open: open as u32,
-        colon: colon as u32,
-        close: close as u32,
-        text_end: text_end as u32,
-        attempts,
-    })
+    (c(i) == b')').then_some((colon, i, attempts))
 }
 
 /// [`parse`] for every shape, by parts.
@@ -481,6 +532,57 @@ mod tests {
                         && !c[open..].split(')').next().unwrap().contains(' '),
                     "{c}"
                 );
+            }
+        }
+    }
+
+    /// Pieces of comments, good and bad, that the reader must read alike
+    /// in place and once its `}` is found.
+    const PIECES: &[&str] = &[
+        "{", "(", ")", "}", ":", ",", " ", "\n", "\u{a0}", "X", "Xe5", "Xz9",
+        "CF", "CS", "CQ", "e4", "e8", "e1=Q", "exd5", "Nbd7", "O-O", "Qf7+",
+        "2", "12", "1-0", "draw?", " text", "}x", "{(", "(:", ":)", ")}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            4000
+        ))]
+
+        /// [`KComment::at`], which reads a comment where it lies without
+        /// its `}` first, gives what [`parse`] gives once the `}` is found,
+        /// or nothing: never another reading, and nothing only where the
+        /// comment has a space inside its parentheses, has no `}` in the
+        /// bytes, or is no Kriegspiel comment of the usual shape.
+        #[test]
+        fn read_in_place_as_parse_reads(
+            parts in proptest::collection::vec(
+                proptest::sample::select(PIECES), 0..12),
+            side in proptest::sample::select(
+                &[None, Some(Side::White), Some(Side::Black)][..]),
+        ) {
+            let text = format!("{{({}", parts.concat());
+            let b = text.as_bytes();
+            let Some(brace) = b.iter().position(|&x| x == b'}') else {
+                proptest::prop_assert!(KComment::at(b, 0, side).is_none());
+                return Ok(());
+            };
+            let c = &b[..=brace];
+            match (KComment::at(b, 0, side), parse(c, side)) {
+                (Some((next, k)), Comment::Kriegspiel(p)) => {
+                    proptest::prop_assert_eq!(next, brace + 1);
+                    proptest::prop_assert_eq!(k, p);
+                }
+                (Some(_), other) => {
+                    proptest::prop_assert!(false, "{:?} for {}", other, text)
+                }
+                (None, Comment::Kriegspiel(p)) => {
+                    // Only the readers of white space read it.
+                    let head = &c[..p.illegal().end];
+                    let space = |&x: &u8| matches!(x, b' ' | b'\n' | 0xA0);
+                    proptest::prop_assert!(head.iter().any(space), "{}", text);
+                }
+                (None, _) => {}
             }
         }
     }

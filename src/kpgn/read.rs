@@ -620,14 +620,7 @@ impl<S: Sink> Game<S> {
             i = match CLASS[b as usize] {
                 Class::Symbol => self.symbol(input, i, out),
                 Class::Brace => {
-                    match self.close_comment(
-                        input,
-                        i,
-                        i + 1,
-                        &mut limit,
-                        whole,
-                        out,
-                    ) {
+                    match self.brace(input, i, &mut limit, whole, out) {
                         Ok(next) => next,
                         Err(stop) => return (whole, stop),
                     }
@@ -759,6 +752,33 @@ impl<S: Sink> Game<S> {
         }
         self.comment(input, open..close, out);
         Ok(close)
+    }
+
+    /// The comment that opens at `open`: where reading goes on after it,
+    /// as [`Game::close_comment`] says. A Kriegspiel comment of the usual
+    /// shape is read where it lies, its `}` looked for after its head
+    /// ([`KComment::at`]); anything else, and a comment across a line
+    /// that starts with `[`, the general way.
+    #[inline(always)]
+    fn brace(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        limit: &mut usize,
+        whole: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Stop> {
+        let game = &self.core;
+        if game.carried.is_none() {
+            let side = if game.depth > 0 { None } else { game.owner };
+            if let Some((next, k)) = KComment::at(input, open, side) {
+                if next <= *limit {
+                    self.kcomment(input, open..next, k, out);
+                    return Ok(next);
+                }
+            }
+        }
+        self.close_comment(input, open, open + 1, limit, whole, out)
     }
 
     /// A run of symbol characters at `start`: a move number, a
@@ -1052,36 +1072,10 @@ impl<S: Sink> Game<S> {
         i
     }
 
-    /// A `{...}` comment: inline, or apart as the sink asks
-    /// ([`Sink::COMMENT_APART`]).
-    #[inline(always)]
-    fn comment(
-        &mut self,
-        input: &[u8],
-        span: Range<usize>,
-        out: &mut Vec<u8>,
-    ) {
-        if S::COMMENT_APART {
-            self.comment_apart(input, span, out);
-        } else {
-            self.comment_here(input, span, out);
-        }
-    }
-
-    /// [`Game::comment_here`] as a function of its own.
+    /// A `{...}` comment other than those [`Game::brace`] reads where it
+    /// lies.
     #[inline(never)]
-    fn comment_apart(
-        &mut self,
-        input: &[u8],
-        span: Range<usize>,
-        out: &mut Vec<u8>,
-    ) {
-        self.comment_here(input, span, out);
-    }
-
-    /// A `{...}` comment, read where the caller is.
-    #[inline(always)]
-    fn comment_here(
+    fn comment(
         &mut self,
         input: &[u8],
         span: Range<usize>,
@@ -1089,16 +1083,56 @@ impl<S: Sink> Game<S> {
     ) {
         let game = &mut self.core;
         let side = if game.depth > 0 { None } else { game.owner };
-        let k = match comment::parse(&input[span.clone()], side) {
-            Comment::Plain => {
-                return self.item(input, Item::Comment, span, out)
-            }
+        match comment::parse(&input[span.clone()], side) {
+            Comment::Plain => self.item(input, Item::Comment, span, out),
             Comment::Bad => {
                 let (at, message) = comment::error(&input[span.clone()], side);
-                return game.fail(input, span.start + at, message);
+                game.fail(input, span.start + at, message);
             }
-            Comment::Kriegspiel(k) => k,
-        };
+            Comment::Kriegspiel(k) => self.kcomment(input, span, k, out),
+        }
+    }
+
+    /// The Kriegspiel comment `k` at `span`: inline, or apart as the sink
+    /// asks ([`Sink::COMMENT_APART`]).
+    #[inline(always)]
+    fn kcomment(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        k: KComment,
+        out: &mut Vec<u8>,
+    ) {
+        if S::COMMENT_APART {
+            self.kcomment_apart(input, span, k, out);
+        } else {
+            self.kcomment_here(input, span, k, out);
+        }
+    }
+
+    /// [`Game::kcomment_here`] as a function of its own.
+    #[inline(never)]
+    fn kcomment_apart(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        k: KComment,
+        out: &mut Vec<u8>,
+    ) {
+        self.kcomment_here(input, span, k, out);
+    }
+
+    /// The Kriegspiel comment `k` at `span`, read where the caller is:
+    /// whose it is, and whether it may stand there.
+    #[inline(always)]
+    fn kcomment_here(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        k: KComment,
+        out: &mut Vec<u8>,
+    ) {
+        let game = &mut self.core;
         if game.depth > 0 {
             return self.sink.variation(game, input, span, out);
         }
