@@ -224,8 +224,9 @@ impl KComment {
         })
     }
 
-    /// The Kriegspiel comment `{(...)...}` that starts at `bytes[at]`, in
-    /// its usual shape (no white space inside the parentheses): the
+    /// The Kriegspiel comment `{(...)...}` that starts at `bytes[at]`, its
+    /// `(` at `bytes[open]` (after `{` and spaces), in its usual shape (no
+    /// white space inside the parentheses): the
     /// offset just after its `}`, and the comment, whose offsets are from
     /// `at`. `None` for anything else, and for a comment not closed in
     /// `bytes`: [`parse`] reads those once their `}` is found. Read where
@@ -235,15 +236,16 @@ impl KComment {
     pub(super) fn at(
         bytes: &[u8],
         at: usize,
+        open: usize,
         side: Option<Side>,
     ) -> Option<(usize, KComment)> {
-        let (colon, close, attempts) = head::<false>(bytes, at + 1, side)?;
+        let (colon, close, attempts) = head::<false>(bytes, open, side)?;
         let brace = match bytes.get(close + 1) {
             Some(b'}') => close + 1,
             _ => close + 1 + super::lex::find(b'}', &bytes[close + 1..])?,
         };
         let c = &bytes[at..=brace];
-        let k = KComment::new(c, 1, colon - at, close - at, attempts)?;
+        let k = KComment::new(c, open - at, colon - at, close - at, attempts)?;
         Some((brace + 1, k))
     }
 }
@@ -563,12 +565,14 @@ mod tests {
         ) {
             let text = format!("{{({}", parts.concat());
             let b = text.as_bytes();
+            let open = b[1..].iter().position(|&x| x != b' ').map_or(1, |i| i + 1);
+            let at = KComment::at(b, 0, open, side);
             let Some(brace) = b.iter().position(|&x| x == b'}') else {
-                proptest::prop_assert!(KComment::at(b, 0, side).is_none());
+                proptest::prop_assert!(at.is_none());
                 return Ok(());
             };
             let c = &b[..=brace];
-            match (KComment::at(b, 0, side), parse(c, side)) {
+            match (at, parse(c, side)) {
                 (Some((next, k)), Comment::Kriegspiel(p)) => {
                     proptest::prop_assert_eq!(next, brace + 1);
                     proptest::prop_assert_eq!(k, p);

@@ -771,11 +771,42 @@ impl<S: Sink> Game<S> {
         let game = &self.core;
         if game.carried.is_none() {
             let side = if game.depth > 0 { None } else { game.owner };
-            if let Some((next, k)) = KComment::at(input, open, side) {
-                if next <= *limit {
-                    self.kcomment(input, open..next, k, out);
-                    return Ok(next);
+            match input.get(open + 1) {
+                Some(b'(') => {
+                    let read = KComment::at(input, open, open + 1, side);
+                    if let Some((next, k)) = read {
+                        if next <= *limit {
+                            self.kcomment(input, open..next, k, out);
+                            return Ok(next);
+                        }
+                    }
                 }
+                // `{ (`, as pgn-extract writes it.
+                Some(b' ') => {
+                    let mut paren = open + 2;
+                    while input.get(paren) == Some(&b' ') {
+                        paren += 1;
+                    }
+                    let read = KComment::at(input, open, paren, side);
+                    if let Some((next, k)) = read {
+                        if next <= *limit {
+                            self.kcomment(input, open..next, k, out);
+                            return Ok(next);
+                        }
+                    }
+                }
+                // Free text (which no white space starts): a plain
+                // comment, as `comment::parse` reads it.
+                Some(0x21..=0x7E) => {
+                    if let Some(j) = lex::find(b'}', &input[open + 1..]) {
+                        let next = open + j + 2;
+                        if next <= *limit {
+                            self.item(input, Item::Comment, open..next, out);
+                            return Ok(next);
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         self.close_comment(input, open, open + 1, limit, whole, out)
