@@ -159,7 +159,7 @@ impl<'c> Output<'c> {
         if std::mem::take(&mut self.eat) {
             from = lex::skip_space(input, from, pos);
         }
-        out.extend_from_slice(&input[from..pos]);
+        append(out, input, from, pos);
         self.flushed = pos;
     }
 
@@ -708,6 +708,33 @@ impl Sink for Output<'_> {
     ) -> bool {
         out.truncate(self.mark);
         false
+    }
+}
+
+/// Appends `input[from..to]` to `out`. Most runs of pending input are a
+/// few dozen bytes: such a run is copied as one block of [`RUN`] bytes,
+/// without a call to `memcpy`, when `input` has that many from `from` on
+/// (what the block holds after `to` lands past the end of `out`, and is
+/// no part of it).
+#[inline(always)]
+fn append(out: &mut Vec<u8>, input: &[u8], from: usize, to: usize) {
+    const RUN: usize = 64;
+    let n = to.wrapping_sub(from);
+    if n <= RUN && input.len().saturating_sub(from) >= RUN {
+        out.reserve(RUN);
+        // SAFETY: `input[from..from + RUN]` is in bounds (checked above),
+        // and so is `input[from..to]`, as `to - from <= RUN`; `out` has
+        // room for `RUN` more bytes after its length (reserved), into
+        // which the block is copied; only the `n` bytes of the run, which
+        // are now initialized, become part of it.
+        unsafe {
+            let len = out.len();
+            let dst = out.as_mut_ptr().add(len);
+            std::ptr::copy_nonoverlapping(input.as_ptr().add(from), dst, RUN);
+            out.set_len(len + n);
+        }
+    } else {
+        out.extend_from_slice(&input[from..to]);
     }
 }
 

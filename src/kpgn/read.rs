@@ -602,26 +602,25 @@ impl<S: Sink> Game<S> {
         if std::mem::take(&mut self.core.at_line_start) && i < limit {
             i = self.escape_line(input, i, out);
         }
-        loop {
+        // Up to `limit`, which a token never runs past (it ends at a line
+        // end before it), only a comment may (and then moves it on).
+        let mut head = &input[..limit];
+        while let Some(&(mut b)) = head.get(i) {
             // The one space between two tokens; more white space goes
             // through `Class::Space` below.
-            if i < limit && input[i] == b' ' {
+            if b == b' ' {
                 i += 1;
+                let Some(&next) = head.get(i) else { break };
+                b = next;
             }
-            if i == limit {
-                if limit < whole {
-                    return (i, Stop::Boundary(i));
-                }
-                self.core.at_line_start =
-                    i > 0 && lex::ends_line(input, i - 1);
-                return (i, Stop::More);
-            }
-            let b = input[i];
             i = match CLASS[b as usize] {
                 Class::Symbol => self.symbol(input, i, out),
                 Class::Brace => {
                     match self.brace(input, i, &mut limit, whole, out) {
-                        Ok(next) => next,
+                        Ok(next) => {
+                            head = &input[..limit];
+                            next
+                        }
                         Err(stop) => return (whole, stop),
                     }
                 }
@@ -678,6 +677,11 @@ impl<S: Sink> Game<S> {
                 },
             };
         }
+        if limit < whole {
+            return (i, Stop::Boundary(i));
+        }
+        self.core.at_line_start = i > 0 && lex::ends_line(input, i - 1);
+        (i, Stop::More)
     }
 
     /// At the line start `i`: an escape line (`%` in its first column) is
@@ -833,13 +837,17 @@ impl<S: Sink> Game<S> {
             self.a_move(input, start..end, false, out);
             return end;
         }
-        // The digits, and their value (as a move number) as they go.
+        // The digits, and their value (as a move number) as they go: more
+        // than 19 digits is more than any move number, and reads as the
+        // largest number.
         let mut i = start;
         let mut value = 0u64;
         while let Some(&d) = input.get(i).filter(|d| d.is_ascii_digit()) {
-            value =
-                value.saturating_mul(10).saturating_add(u64::from(d - b'0'));
+            value = value.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
             i += 1;
+        }
+        if i - start > 19 {
+            value = u64::MAX;
         }
         if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
             let digits = i;
