@@ -8,7 +8,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output;
-use crate::cmd::par::{self, Batch, End, Work};
+use crate::cmd::par::{self, Batch, End, Numbers, Work};
 use crate::diag::{self, Diagnostic, Failure, Report, Severity};
 use crate::kpgn::read::Sink;
 use crate::kpgn::{Cuts, Reader, OUT_BUFFER};
@@ -196,10 +196,23 @@ where
     let mut cuts = Cuts::default();
     let cut = |line: &[u8]| cuts.starts_game(line);
     let mut carry = None;
-    let end =
-        par::run_file(&mut lines, file, workers, batch_bytes, cut, |b| {
-            if carry.is_some() {
-                // The worker read the batch as if nothing were open before it.
+    let numbers = Numbers::Worker;
+    let end = par::run_file(
+        &mut lines,
+        file,
+        numbers,
+        workers,
+        batch_bytes,
+        cut,
+        |b| {
+            // Read again here: a batch that the worker read as if nothing
+            // were open before it, and one with something to report, whose
+            // worker numbered its lines from 1 (a message may name a line,
+            // and what it left open names where that was opened). Here
+            // its lines have their numbers in the input.
+            let relative = b.lines.deferred()
+                && (!b.diagnostics.is_empty() || b.carry.is_some());
+            if carry.is_some() || relative {
                 let mut again = make();
                 again.carry_on(carry);
                 b.out.clear();
@@ -215,7 +228,8 @@ where
             tally.games += b.records;
             wtr.write_all(&b.out)?;
             Ok(true)
-        })?;
+        },
+    )?;
     reader.carry_on(carry);
     let mut out = Vec::with_capacity(OUT_BUFFER);
     reader.number_from(tally.games);
@@ -242,7 +256,8 @@ fn read_batch<S: Sink>(reader: &mut Reader<S>, batch: &mut Batch) {
     reader.ends_at_cut(batch.cut);
     let first = batch.lines.first();
     let (out, report) = (&mut batch.out, &mut batch.diagnostics);
-    reader.lines_in(batch.lines.bytes(), first, out, report, last);
+    let ends = reader.lines_in(batch.lines.bytes(), first, out, report, last);
+    batch.lines.counted(ends);
     let (passed, failed) = reader.counts();
     batch.selected = passed;
     batch.records = passed + failed;
@@ -262,5 +277,10 @@ where
 {
     fn work(&mut self, batch: &mut Batch) {
         read_batch(&mut (self.make)(), batch);
+    }
+
+    /// The reader counts the line ends as it reads the games.
+    fn finds_line_ends(&self) -> bool {
+        true
     }
 }

@@ -266,6 +266,12 @@ impl Lines {
         self.first
     }
 
+    /// Whether the reading thread left the line ends for the worker to
+    /// count, which numbered the lines from 1 ([`Numbers::Worker`]).
+    pub fn deferred(&self) -> bool {
+        self.deferred
+    }
+
     /// Whether every line is known to end with LF (so that a worker may
     /// find the lines by their LF alone). False says nothing.
     pub fn lf_only(&self) -> bool {
@@ -964,6 +970,7 @@ where
 pub fn run_file<R, W, C, E>(
     lines: &mut LineReader<R>,
     file: Option<&File>,
+    numbers: Numbers,
     workers: Vec<W>,
     batch_bytes: usize,
     mut cut: C,
@@ -987,7 +994,7 @@ where
             let mut windows = map::Windows::new(file, start, size);
             // The first window mapped, or reading goes the usual way.
             if windows.probe().is_ok() {
-                let read = (windows, first);
+                let read = (windows, first, numbers);
                 return run_mapped_cut(read, workers, batch_bytes, cut, emit);
             }
         }
@@ -997,21 +1004,41 @@ where
 }
 
 /// [`run_file`] once the file is known to be mappable: its windows from
-/// where reading starts, and the number of the first line there.
+/// where reading starts, the number of the first line there, and who
+/// numbers the lines.
+///
+/// With [`Numbers::Worker`], the worker counts its batch's line ends as
+/// it reads it and says how many with [`Lines::counted`] (its lines
+/// numbered from 1); before `emit` sees a batch, its diagnostics are
+/// numbered as in the input, and [`Lines::first`] is its first line's
+/// number in the input (for reading it again there).
 #[cfg(unix)]
 fn run_mapped_cut<W, C, E>(
-    read: (map::Windows<'_>, u64),
+    read: (map::Windows<'_>, u64, Numbers),
     workers: Vec<W>,
     batch_bytes: usize,
     mut cut: C,
-    mut emit: E,
+    mut user_emit: E,
 ) -> Result<End, Failure>
 where
     W: Work,
     C: FnMut(&[u8]) -> bool,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
-    let (mut windows, mut first) = read;
+    let (mut windows, mut first, numbers) = read;
+    // The number of the next emitted batch's first line, for batches
+    // whose workers numbered their lines from 1.
+    let base = std::cell::Cell::new(first);
+    let mut emit = |batch: &mut Batch| {
+        if batch.lines.deferred {
+            for d in &mut batch.diagnostics {
+                d.line += base.get() - 1;
+            }
+            batch.lines.first = base.get();
+            base.set(base.get() + batch.lines.count);
+        }
+        user_emit(batch)
+    };
     let batch_bytes = batch_bytes.max(1);
     // What a batch may hold: as for `run`, but no more than a window past
     // its size, which is mapped whole (and counts in the memory used)
@@ -1044,8 +1071,13 @@ where
             let mut next = spare.pop().unwrap_or_default();
             let window = windows.current();
             let bytes = &window.bytes()[range.clone()];
-            (next.lines.first, next.lines.lf_only) =
-                numbered(bytes, &mut first);
+            if numbers == Numbers::Reader {
+                (next.lines.first, next.lines.lf_only) =
+                    numbered(bytes, &mut first);
+            } else {
+                next.lines.first = 1;
+                next.lines.deferred = true;
+            }
             next.lines.mapped = Some((window, range));
             next.cut = how == BatchEnd::Cut;
             if let Some(full) = batch.take() {
@@ -1058,7 +1090,10 @@ where
                     return Ok(End::Done);
                 }
                 let at = windows.pos() - next.lines.len() as u64;
-                let first = next.lines.first;
+                let first = match numbers {
+                    Numbers::Reader => next.lines.first,
+                    Numbers::Worker => base.get(),
+                };
                 return Ok(End::UncutAt { at, first });
             }
             batch = Some(next);
@@ -1745,6 +1780,7 @@ mod tests {
             let end = run_file(
                 &mut lines,
                 Some(&file),
+                Numbers::Reader,
                 workers,
                 batch_bytes,
                 cut,

@@ -1464,7 +1464,9 @@ impl<S: Sink> Reader<S> {
     /// As [`Reader::lines`] for lines that are all in memory already,
     /// whole (a batch of an input cut into batches, a mapped file's
     /// included), numbered from `first`: read where they lie, with no
-    /// copy. All the output stays in `out`.
+    /// copy. All the output stays in `out`. Returns how many line ends
+    /// they hold (counted as the games are read: the lines' numbers need
+    /// no pass of their own).
     pub fn lines_in(
         &mut self,
         bytes: &[u8],
@@ -1472,13 +1474,14 @@ impl<S: Sink> Reader<S> {
         out: &mut Vec<u8>,
         report: &mut dyn Report,
         last: bool,
-    ) {
+    ) -> u64 {
         let n = bytes.len();
         (self.end, self.pos, self.whole) = (n, 0, n);
         self.known = (0, first);
         self.process(bytes, out, report);
         self.end_lines(bytes, last, out, report);
         (self.end, self.pos, self.whole) = (0, 0, 0);
+        line_at(&mut self.known, bytes, n) - first
     }
 
     /// The lines given end: with `last`, so does the input (the open game
