@@ -621,3 +621,49 @@ fn a_file_that_starts_with_a_bom_reads_alike_on_threads() {
     assert!(two.out().contains("1. e4 {(:)} ?? {(:0)} *"), "{}", two.out());
     two.code(0);
 }
+
+// ---- found by a hostile-input review (hostile18) ----
+
+#[test]
+fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
+    // kpgn-check writes the games that pass as they were read. A game
+    // without a termination marker ends where the next line of tag pairs
+    // starts; when the game there failed and was left out, a game without
+    // tags after it ran into the first one in the referee's output, and
+    // `kpgn-check | kpgn-filter -w` read Black's moves as White's: Black's
+    // e5, its attempt dxe6 and its comment came out in clear. The same
+    // with two inputs, the first ending without a termination marker.
+    let dir = Dir::new("kpgn-check-then-filter");
+    let a = "[Event \"A\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)}\n";
+    let failed = "[Event \"C\"]\n\n1. e4 {(:)} e5 {(:d6)} *\n";
+    let b = "e4 {(:)} e5 {(:dxe6) LEAKB} *\n";
+    dir.create("one.pgn", format!("{a}{failed}{b}"));
+    dir.create("a.pgn", a);
+    dir.create("b.pgn", b);
+    let says = "a game without tags after a game without a termination marker";
+    for threads in ["-j1", "-j2"] {
+        for inputs in [&["one.pgn"][..], &["a.pgn", "b.pgn"]] {
+            let out = dir
+                .command("kpgn-check")
+                .args(["--strict", threads])
+                .args(inputs)
+                .run()
+                .code(2)
+                .says(says);
+            let passed = out.out();
+            assert_eq!(passed, a, "{inputs:?} {threads}");
+            let view = filtered(&["-w"], &passed);
+            assert!(!view.contains("LEAKB"), "{view}");
+            assert!(!view.contains("dxe6"), "{view}");
+        }
+    }
+    // After a game with its marker, or alone, it passes and reads alike.
+    let t = "[Event \"T\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    dir.create("t.pgn", t);
+    for inputs in [&["t.pgn", "b.pgn"][..], &["b.pgn"]] {
+        let passed = dir.command("kpgn-check").args(inputs).stdout();
+        let view = filtered(&["-w"], &passed);
+        assert!(!view.contains("LEAKB"), "{view}");
+        assert!(view.ends_with("e4 {(:)} ?? {(:1)} *\n"), "{view}");
+    }
+}
