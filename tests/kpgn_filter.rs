@@ -611,6 +611,52 @@ fn unusual_white_space_before_an_attempt_list_is_refused() {
 }
 
 #[test]
+fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
+    // Found in hostile18: a C0 or C1 control, DEL, a soft hyphen, a
+    // variation selector, a tag character, a Hangul or braille blank
+    // before the '(' of a comment left it free text, which
+    // --keep-comments kept, the opponent's attempts in clear (the
+    // terminal shows `{(:Qh4,d6) LEAKB}`; ESC starts a colour code).
+    for odd in [
+        "\u{1}",
+        "\u{8}",
+        "\u{1b}[0m",
+        "\u{7f}",
+        "\u{80}",
+        "\u{9f}",
+        "\u{ad}",
+        "\u{34f}",
+        "\u{61c}",
+        "\u{115f}",
+        "\u{17b4}",
+        "\u{180b}",
+        "\u{2800}",
+        "\u{3164}",
+        "\u{fe0f}",
+        "\u{ffa0}",
+        "\u{1d173}",
+        "\u{e0001}",
+        " \u{1}\n\u{ad} ",
+    ] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"
+        );
+        let dir = Dir::new("kpgn-odd-control");
+        dir.create("g.pgn", &game);
+        for args in [&["-w", "g.pgn"][..], &["-w", "--keep-comments", "g.pgn"]]
+        {
+            let out = dir.command(TOOL).args(args).run();
+            assert!(!out.out().contains("Qh4"), "{odd:?}: {}", out.out());
+            out.code(2).says("unusual white space or an invisible character");
+        }
+    }
+    // Free text that only starts with one stays free text.
+    let game = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} {\u{ad}note (x)} *\n";
+    let got = filtered(&["-b"], game);
+    assert!(got.contains("{\u{ad}note (x)} *"), "{got}");
+}
+
+#[test]
 fn a_file_that_starts_with_a_bom_reads_alike_on_threads() {
     let dir = Dir::new("kpgn-bom-threads");
     let game = "\u{feff}[Event \"x\"]\n\n1. e4 {(:)} e5 {(:) B} *\n";
