@@ -611,6 +611,52 @@ fn unusual_white_space_before_an_attempt_list_is_refused() {
 }
 
 #[test]
+fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
+    // Found in hostile18: a C0 or C1 control, DEL, a soft hyphen, a
+    // variation selector, a tag character, a Hangul or braille blank
+    // before the '(' of a comment left it free text, which
+    // --keep-comments kept, the opponent's attempts in clear (the
+    // terminal shows `{(:Qh4,d6) LEAKB}`; ESC starts a colour code).
+    for odd in [
+        "\u{1}",
+        "\u{8}",
+        "\u{1b}[0m",
+        "\u{7f}",
+        "\u{80}",
+        "\u{9f}",
+        "\u{ad}",
+        "\u{34f}",
+        "\u{61c}",
+        "\u{115f}",
+        "\u{17b4}",
+        "\u{180b}",
+        "\u{2800}",
+        "\u{3164}",
+        "\u{fe0f}",
+        "\u{ffa0}",
+        "\u{1d173}",
+        "\u{e0001}",
+        " \u{1}\n\u{ad} ",
+    ] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"
+        );
+        let dir = Dir::new("kpgn-odd-control");
+        dir.create("g.pgn", &game);
+        for args in [&["-w", "g.pgn"][..], &["-w", "--keep-comments", "g.pgn"]]
+        {
+            let out = dir.command(TOOL).args(args).run();
+            assert!(!out.out().contains("Qh4"), "{odd:?}: {}", out.out());
+            out.code(2).says("unusual white space or an invisible character");
+        }
+    }
+    // Free text that only starts with one stays free text.
+    let game = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} {\u{ad}note (x)} *\n";
+    let got = filtered(&["-b"], game);
+    assert!(got.contains("{\u{ad}note (x)} *"), "{got}");
+}
+
+#[test]
 fn a_file_that_starts_with_a_bom_reads_alike_on_threads() {
     let dir = Dir::new("kpgn-bom-threads");
     let game = "\u{feff}[Event \"x\"]\n\n1. e4 {(:)} e5 {(:) B} *\n";
@@ -620,4 +666,50 @@ fn a_file_that_starts_with_a_bom_reads_alike_on_threads() {
     assert_eq!(one.out(), two.out());
     assert!(two.out().contains("1. e4 {(:)} ?? {(:0)} *"), "{}", two.out());
     two.code(0);
+}
+
+// ---- found by a hostile-input review (hostile18) ----
+
+#[test]
+fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
+    // kpgn-check writes the games that pass as they were read. A game
+    // without a termination marker ends where the next line of tag pairs
+    // starts; when the game there failed and was left out, a game without
+    // tags after it ran into the first one in the referee's output, and
+    // `kpgn-check | kpgn-filter -w` read Black's moves as White's: Black's
+    // e5, its attempt dxe6 and its comment came out in clear. The same
+    // with two inputs, the first ending without a termination marker.
+    let dir = Dir::new("kpgn-check-then-filter");
+    let a = "[Event \"A\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)}\n";
+    let failed = "[Event \"C\"]\n\n1. e4 {(:)} e5 {(:d6)} *\n";
+    let b = "e4 {(:)} e5 {(:dxe6) LEAKB} *\n";
+    dir.create("one.pgn", format!("{a}{failed}{b}"));
+    dir.create("a.pgn", a);
+    dir.create("b.pgn", b);
+    let says = "a game without tags after a game without a termination marker";
+    for threads in ["-j1", "-j2"] {
+        for inputs in [&["one.pgn"][..], &["a.pgn", "b.pgn"]] {
+            let out = dir
+                .command("kpgn-check")
+                .args(["--strict", threads])
+                .args(inputs)
+                .run()
+                .code(2)
+                .says(says);
+            let passed = out.out();
+            assert_eq!(passed, a, "{inputs:?} {threads}");
+            let view = filtered(&["-w"], &passed);
+            assert!(!view.contains("LEAKB"), "{view}");
+            assert!(!view.contains("dxe6"), "{view}");
+        }
+    }
+    // After a game with its marker, or alone, it passes and reads alike.
+    let t = "[Event \"T\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    dir.create("t.pgn", t);
+    for inputs in [&["t.pgn", "b.pgn"][..], &["b.pgn"]] {
+        let passed = dir.command("kpgn-check").args(inputs).stdout();
+        let view = filtered(&["-w"], &passed);
+        assert!(!view.contains("LEAKB"), "{view}");
+        assert!(view.ends_with("e4 {(:)} ?? {(:1)} *\n"), "{view}");
+    }
 }

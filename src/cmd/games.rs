@@ -46,8 +46,16 @@ where
             Ok(opened) => {
                 let mut report = Strict { strict, report: &mut *msgs };
                 let batches = par::BATCH_BYTES;
+                // One stream of games: a game without tags that starts
+                // this input must not run into the last one written.
+                let open = counts.open;
+                let make = || {
+                    let mut reader = make();
+                    reader.after_open(open);
+                    reader
+                };
                 let read = read_input(
-                    make,
+                    &make,
                     threads,
                     batches,
                     opened.reader,
@@ -57,6 +65,7 @@ where
                 )?;
                 counts.passed += read.passed;
                 counts.failed += read.failed;
+                counts.open = read.open;
             }
             Err(err) => msgs.input_error(diag::describe(&err)),
         }
@@ -70,6 +79,9 @@ where
 pub struct Counts {
     pub passed: u64,
     pub failed: u64,
+    /// A game without tags written next would run into the last game
+    /// written ([`Reader::open`]).
+    pub open: bool,
 }
 
 impl Counts {
@@ -161,6 +173,7 @@ where
     Ok(Counts {
         passed: tally.passed + passed,
         failed: tally.games - tally.passed + failed,
+        open: reader.open(),
     })
 }
 
@@ -196,6 +209,7 @@ where
     let mut cuts = Cuts::default();
     let cut = |line: &[u8]| cuts.starts_game(line);
     let mut carry = None;
+    let mut open = reader.open();
     let numbers = Numbers::Worker;
     let end = par::run_file(
         &mut lines,
@@ -220,6 +234,7 @@ where
                 read_batch(&mut again, b);
             }
             carry = b.carry;
+            open = b.open;
             for mut d in b.diagnostics.drain(..) {
                 d.game = d.game.map(|n| n + tally.games);
                 report.report(d);
@@ -231,6 +246,7 @@ where
         },
     )?;
     reader.carry_on(carry);
+    reader.after_open(open);
     let mut out = Vec::with_capacity(OUT_BUFFER);
     reader.number_from(tally.games);
     match end {
@@ -263,6 +279,7 @@ fn read_batch<S: Sink>(reader: &mut Reader<S>, batch: &mut Batch) {
     batch.records = passed + failed;
     batch.read_any = reader.any();
     batch.carry = reader.carry();
+    batch.open = reader.open();
 }
 
 /// A worker thread's part: reads the games of a batch.

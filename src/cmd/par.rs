@@ -95,6 +95,9 @@ pub struct Batch {
     /// Kriegspiel games: what the batch's last game left open where the
     /// batch ended ([`Carry`](crate::kpgn::Carry)).
     pub carry: Option<crate::kpgn::Carry>,
+    /// Kriegspiel games: whether a game without tags would run into the
+    /// games the batch passed ([`Reader::open`](crate::kpgn::Reader::open)).
+    pub open: bool,
 }
 
 /// The lines of a [`Batch`], one after the other in one buffer, as read.
@@ -319,6 +322,7 @@ impl Batch {
         self.cut = false;
         self.records = 0;
         self.carry = None;
+        self.open = false;
     }
 }
 

@@ -1253,6 +1253,7 @@ fn why_not(pos: &Chess, w: &Written) -> Result<Move, String> {
 impl Sink for Referee<'_> {
     const NAMES_GAMES: bool = true;
     const COMMENT_APART: bool = true;
+    const AS_READ: bool = true;
 
     fn start(&mut self, at: usize, out: &[u8]) {
         *self = Referee {

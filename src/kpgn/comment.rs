@@ -374,16 +374,40 @@ fn parse_by_parts(
     (c[open] == b'(').then(|| by_parts(c, open, end, side))
 }
 
-/// The length of the Unicode white space or invisible (format) character
-/// that `s` starts with, other than those [`space_at`] knows; 0 if none:
-/// U+1680, U+180E, U+2000 to U+200F, U+2029 to U+202F, U+205F to U+206F,
-/// U+3000 and U+FEFF.
+/// The length of the Unicode white space, invisible (format, default
+/// ignorable) or control character that `s` starts with, other than
+/// those [`space_at`] knows; 0 if none: the C0 controls but white space,
+/// DEL, the C1 controls but U+0085, U+00AD, U+034F, U+061C, U+115F,
+/// U+1160, U+1680, U+17B4, U+17B5, U+180B to U+180F, U+2000 to U+200F,
+/// U+2029 to U+202F, U+205F to U+206F, U+2800, U+3000, U+3164, U+FE00 to
+/// U+FE0F, U+FEFF, U+FFA0, U+1BCA0 to U+1BCA3, U+1D173 to U+1D17A and
+/// U+E0000 to U+E0FFF; and an ANSI control sequence (ESC `[`, a colour
+/// or a cursor move). A terminal shows none of them (or only as blank),
+/// so a comment that starts with them and then `(` reads as a Kriegspiel
+/// comment to a person.
 fn odd_space(s: &[u8]) -> usize {
     match s {
-        [0xE1, 0x9A, 0x80, ..] | [0xE1, 0xA0, 0x8E, ..] => 3,
+        [0x1B, b'[', rest @ ..] => {
+            let params =
+                rest.iter().take_while(|b| (0x20..=0x3F).contains(*b)).count();
+            match rest.get(params) {
+                Some(0x40..=0x7E) => 3 + params,
+                _ => 1,
+            }
+        }
+        [0x00..=0x08 | 0x0E..=0x1F | 0x7F, ..] => 1,
+        [0xC2, 0x80..=0x84 | 0x86..=0x9F | 0xAD, ..] => 2,
+        [0xCD, 0x8F, ..] | [0xD8, 0x9C, ..] => 2,
+        [0xE1, 0x85, 0x9F | 0xA0, ..] | [0xE1, 0x9E, 0xB4 | 0xB5, ..] => 3,
+        [0xE1, 0x9A, 0x80, ..] | [0xE1, 0xA0, 0x8B..=0x8F, ..] => 3,
         [0xE2, 0x80, 0x80..=0x8F | 0xA9..=0xAF, ..] => 3,
-        [0xE2, 0x81, 0x9F..=0xAF, ..] => 3,
-        [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+        [0xE2, 0x81, 0x9F..=0xAF, ..] | [0xE2, 0xA0, 0x80, ..] => 3,
+        [0xE3, 0x80, 0x80, ..] | [0xE3, 0x85, 0xA4, ..] => 3,
+        [0xEF, 0xB8, 0x80..=0x8F, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+        [0xEF, 0xBE, 0xA0, ..] => 3,
+        [0xF0, 0x9B, 0xB2, 0xA0..=0xA3, ..] => 4,
+        [0xF0, 0x9D, 0x85, 0xB3..=0xBA, ..] => 4,
+        [0xF3, 0xA0, 0x80..=0xBF, 0x80..=0xBF, ..] => 4,
         _ => 0,
     }
 }

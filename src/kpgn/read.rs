@@ -120,6 +120,11 @@ pub(crate) trait Sink {
     /// Kriegspiel comment is large (the referee's), which would crowd the
     /// loop.
     const COMMENT_APART: bool = false;
+    /// Whether the sink writes the games that pass as they were read
+    /// (the referee): then a game without tags that passes is a fault
+    /// where, written as read, it would run into the game written before
+    /// it ([`Reader::open`]).
+    const AS_READ: bool = false;
     /// A game starts at `at`; its output goes to the end of `out`.
     fn start(&mut self, at: usize, out: &[u8]);
     /// The input lost its first `n` bytes (all before the game).
@@ -1336,6 +1341,9 @@ pub struct Reader<S> {
     cut_end: bool,
     /// How many games came before the lines, in their input.
     before: u64,
+    /// With [`Sink::AS_READ`]: a game without tags that passed now would
+    /// be read as part of what was written before it ([`Reader::open`]).
+    open: bool,
 }
 
 // The sinks are the crate's own (the filter, the referee): the trait is
@@ -1360,6 +1368,7 @@ impl<S: Sink> Reader<S> {
             carry: None,
             cut_end: false,
             before: 0,
+            open: false,
         }
     }
 
@@ -1380,6 +1389,26 @@ impl<S: Sink> Reader<S> {
     /// numbers that name them).
     pub fn number_from(&mut self, n: u64) {
         self.before = n;
+    }
+
+    /// Whether a game without tags that passed now would, written as read
+    /// after the games that passed so far, be read as part of the last of
+    /// them ([`Sink::AS_READ`]): that game has no termination marker (it
+    /// ended where a line of tag pairs or its input did), or no line end
+    /// after it, or a game with tags that failed came after it (which
+    /// may follow a game without its marker in an earlier batch of lines:
+    /// so that every batch reads alike, the reader does not look past
+    /// it). Such a game is then a fault: `kpgn-check | kpgn-filter` read
+    /// it as the moves that follow the game before, and the opponent's
+    /// moves as the player's.
+    pub fn open(&self) -> bool {
+        self.open
+    }
+
+    /// The lines to read follow an input whose games end as
+    /// [`Reader::open`] says.
+    pub fn after_open(&mut self, open: bool) {
+        self.open = open;
     }
 
     /// Reads the next lines given as what follows a game that left
@@ -1721,6 +1750,24 @@ impl<S: Sink> Reader<S> {
         }
     }
 
+    /// For a sink that writes games as read ([`Sink::AS_READ`]), before
+    /// the game that ends at `end` finishes: whether it has tags, and if
+    /// it has none but would run into what was written before it
+    /// ([`Reader::open`]), the fault that makes it fail.
+    fn tags_then_open(&mut self, input: &[u8], end: usize) -> bool {
+        let core = &mut self.game.core;
+        let first = lex::skip_space(input, core.start, end);
+        let tags = input.get(first) == Some(&b'[');
+        if self.open && !tags && core.is_game && core.carried.is_none() {
+            let message = "a game without tags after a game without a \
+                           termination marker, or after one that failed: \
+                           written as read, it would be read as part of the \
+                           game before it";
+            core.fail(input, core.start, message.into());
+        }
+        tags
+    }
+
     /// Warns once for text outside games between two games.
     fn text_outside(&mut self, line: u64, report: &mut dyn Report) {
         if !std::mem::replace(&mut self.warned, true) {
@@ -1742,7 +1789,19 @@ impl<S: Sink> Reader<S> {
         let input = &input[..end];
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
+        let tags = S::AS_READ && self.tags_then_open(input, end);
         let (result, written) = self.game.finish(input, end, cut, out);
+        if S::AS_READ {
+            let core = &self.game.core;
+            let ended =
+                core.terminated && end > 0 && lex::ends_line(input, end - 1);
+            match result {
+                Ok(true) => self.open = !ended,
+                Err(_) if tags => self.open = true,
+                Ok(false) if rest => self.open = true,
+                _ => {}
+            }
+        }
         self.written = written;
         // The game's number, when it is one.
         let number = self.before + self.passed + self.failed + 1;
