@@ -703,6 +703,34 @@ fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
             assert!(!view.contains("dxe6"), "{view}");
         }
     }
+    // With -v the games that fail are written: a failing game without
+    // tags after a failing one without its marker, a passing game between
+    // them in the input, ran into it in the same way; and a passing game
+    // without tags, failed by the rule above, was then written by -v.
+    let bad_a = "[Event \"A\"]\n\n1. e4 {(:d4)} e5 {(:)} 2. Nf3 {(:)}\n";
+    let bad_b = "e4 {(:)} e5 {(:e6) LEAKB} *\n";
+    let passes = "[Event \"C\"]\n\n1. e4 {(:)} e5 {(:d6)} *\n";
+    dir.create("v.pgn", format!("{bad_a}{passes}{bad_b}"));
+    dir.create("w.pgn", format!("{bad_a}{failed}{b}"));
+    dir.create("bad_a.pgn", bad_a);
+    dir.create("bad_b.pgn", bad_b);
+    for threads in ["-j1", "-j2"] {
+        for inputs in [&["v.pgn"][..], &["w.pgn"], &["bad_a.pgn", "bad_b.pgn"]]
+        {
+            let out = dir
+                .command("kpgn-check")
+                .args(["-v", threads])
+                .args(inputs)
+                .run()
+                .code(2);
+            let failing = out.out();
+            assert!(failing.starts_with(bad_a), "{inputs:?} {threads}");
+            let view = filtered(&["-w"], &failing);
+            assert!(!view.contains("LEAKB"), "{inputs:?} {threads}: {view}");
+            assert!(!view.contains("e6"), "{inputs:?} {threads}: {view}");
+            assert!(!view.contains("dxe6"), "{inputs:?} {threads}: {view}");
+        }
+    }
     // After a game with its marker, or alone, it passes and reads alike.
     let t = "[Event \"T\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
     dir.create("t.pgn", t);

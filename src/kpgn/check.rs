@@ -1505,6 +1505,10 @@ impl Sink for Referee<'_> {
         std::mem::take(&mut self.warnings)
     }
 
+    fn writes_failing(&self) -> bool {
+        self.config.invert
+    }
+
     fn drop_game(
         &mut self,
         input: &[u8],

@@ -232,6 +232,11 @@ pub(crate) trait Sink {
     fn warnings(&mut self) -> Vec<Diagnostic> {
         Vec::new()
     }
+    /// Whether the sink writes the games that fail, as read, instead of
+    /// those that pass (the referee's `-v`).
+    fn writes_failing(&self) -> bool {
+        false
+    }
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -1755,10 +1760,12 @@ impl<S: Sink> Reader<S> {
     /// it has none but would run into what was written before it
     /// ([`Reader::open`]), the fault that makes it fail.
     fn tags_then_open(&mut self, input: &[u8], end: usize) -> bool {
+        let invert = self.game.sink.writes_failing();
         let core = &mut self.game.core;
         let first = lex::skip_space(input, core.start, end);
         let tags = input.get(first) == Some(&b'[');
-        if self.open && !tags && core.is_game && core.carried.is_none() {
+        let runs_in = self.open && !tags && core.is_game;
+        if runs_in && !invert && core.carried.is_none() {
             let message = "a game without tags after a game without a \
                            termination marker, or after one that failed: \
                            written as read, it would be read as part of the \
@@ -1790,16 +1797,35 @@ impl<S: Sink> Reader<S> {
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
         let tags = S::AS_READ && self.tags_then_open(input, end);
-        let (result, written) = self.game.finish(input, end, cut, out);
+        let (result, mut written) = self.game.finish(input, end, cut, out);
+        let mut left_out = None;
         if S::AS_READ {
             let core = &self.game.core;
             let ended =
                 core.terminated && end > 0 && lex::ends_line(input, end - 1);
-            match result {
-                Ok(true) => self.open = !ended,
-                Err(_) if tags => self.open = true,
-                Ok(false) if rest => self.open = true,
-                _ => {}
+            if self.game.sink.writes_failing() {
+                // The games written are those that fail: a failing game
+                // without tags is not written after one that it would run
+                // into; one with tags that passes may stand (not written)
+                // after one that did not end, in an earlier batch.
+                if written && self.open && !tags && !rest {
+                    out.truncate(self.game.sink.mark());
+                    written = false;
+                    left_out = Some(self.game.core.start);
+                }
+                match result {
+                    Err(_) if written => self.open = !ended,
+                    Ok(true) if tags => self.open = true,
+                    Ok(false) if rest => self.open = true,
+                    _ => {}
+                }
+            } else {
+                match result {
+                    Ok(true) => self.open = !ended,
+                    Err(_) if tags => self.open = true,
+                    Ok(false) if rest => self.open = true,
+                    _ => {}
+                }
             }
         }
         self.written = written;
@@ -1825,6 +1851,14 @@ impl<S: Sink> Reader<S> {
                 self.failed += 1;
                 report.report(named(error))
             }
+        }
+        if let Some(start) = left_out {
+            let line = self.line_of(input, start);
+            let message = "not written: a game without tags after a game \
+                           without a termination marker, or after one that \
+                           passed, would be read as part of the game before \
+                           it";
+            report.report(named(Diagnostic::error(line, message)));
         }
     }
 }
