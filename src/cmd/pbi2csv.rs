@@ -1083,14 +1083,15 @@ mod tests {
 
     /// Lines the fast way must get right, or leave to the general way:
     /// escapes of bytes to quote (`\x2c`, `\x22`, `\x0a`, `\x0D`) and of
-    /// a colon, commas and quotes, a status of `??` and others, a digit 9
-    /// in a position, blank and empty list items, a line too long for the
-    /// scan, a line of two fields, non-ASCII text with an en dash (E2 80
-    /// 93, the start of an LS) and a no-break space (C2 A0, of a NEL); with
-    /// every line end, mixed, and cut into batches at random lines: each
-    /// batch worked on as a worker does (lines read by their LF up to the
-    /// first that ends otherwise, the rest by a line reader, numbered from
-    /// 1), its rows and diagnostics are those of the general way.
+    /// a colon, commas and quotes, a `|` in a stipulation and a comment,
+    /// a status of `??` and others, a digit 9 in a position, blank and
+    /// empty list items, a line too long for the scan, a line of two
+    /// fields, non-ASCII text with an en dash (E2 80 93, the start of an
+    /// LS) and a no-break space (C2 A0, of a NEL); with every line end,
+    /// mixed, and cut into batches at random lines: each batch worked on
+    /// as a worker does (lines read by their LF up to the first that ends
+    /// otherwise, the rest by a line reader, numbered from 1), its rows
+    /// and diagnostics are those of the general way.
     #[test]
     fn awkward_lines_in_batches_are_written_as_the_general_way_writes_them() {
         use crate::cmd::par::{Batch, Lines, Work};
@@ -1109,6 +1110,7 @@ mod tests {
             "Loyd\\x2c S.:kN6/8/8/8/8/8/8/6nK:#2::|\u{416}, \u{436}|1|:::*:after S. Loyd; Loyd\\x3a 1859",
             "Bl\\xe1thy:8/8/8/8/8/8/8/K1k5::::::?:\u{e9}, \u{2013} dash\u{a0}x",
             "Kling:8/8/8/8/8/8/8/K1k5:#2:1|T|1900|::::!!:bad status",
+            "Kling:8/8/8/8/8/8/8/K1k5:a|b:1|T|1900|::::+:c|d",
             "short:line",
             &long,
         ];
