@@ -853,9 +853,9 @@ mod avx2 {
         if before >= 8 {
             // All of the word is the comment.
             let comment = |mask: u64| u16::from(mask != 0) << 8;
-            scan.quote_fields |= comment(m.quotes);
             scan.back_fields |= comment(m.backs);
             if QUOTES {
+                scan.quote_fields |= comment(m.quotes);
                 scan.semi_fields |= comment(m.semis);
             }
             scan.colons = before + k;
@@ -872,9 +872,9 @@ mod avx2 {
             let high = local >> (8 - before) != 0;
             low as u16 | u16::from(high) << 8
         };
-        scan.quote_fields |= fields(m.quotes);
         scan.back_fields |= fields(m.backs);
         if QUOTES {
+            scan.quote_fields |= fields(m.quotes);
             scan.semi_fields |= fields(m.semis);
         }
         // The first 8 colons end the fields: this word's are written from
