@@ -821,7 +821,7 @@ mod avx2 {
     }
 
     /// Keeps the masks of word `w` of the line in `scan`, and notes its
-    /// colons and the fields its quote bytes, `\\` and `;` are in, with
+    /// colons and the fields its quote bytes, `\` and `;` are in, with
     /// no branch on what the word holds (how many of each, which a CPU
     /// cannot foresee from line to line).
     ///
