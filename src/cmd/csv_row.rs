@@ -6,9 +6,15 @@
 //! A column whose text needs no decoding is copied from the line, quoted
 //! when its span holds a comma: the scan says so, with no look at its
 //! bytes. Lists are copied item by item, each trimmed, with `; ` between.
-//! Only a span with an escape is decoded (into a scratch buffer) and then
-//! checked for quotes as any field is. The row is what the general way
-//! (`Table::row` on the line's record) writes, byte for byte.
+//! A span with an escape is decoded as it is copied, and quoted as its
+//! escapes say. The row is what the general way (`Table::row` on the
+//! line's record) writes, byte for byte.
+//!
+//! What makes it cheap: room for the whole row is made once (a row is at
+//! most about twice its line), so that no write checks it; a span of up
+//! to 64 bytes is one copy of 64; the fields are written one after the
+//! other, each with its own tests, which a CPU predicts better than one
+//! loop over the fields whose shapes vary from line to line.
 
 use std::io::{self, Write};
 
@@ -21,6 +27,15 @@ use crate::pbi::{escape, Field};
 #[inline]
 pub fn can_write(scan: &LineScan) -> bool {
     !scan.has_dquote()
+}
+
+/// The most bytes the row of a clean line of `len` bytes takes: each
+/// byte at most twice (a `;` of a list is written `; `, a `"` made by an
+/// escape is doubled, an escape is at most two bytes for its four), and
+/// per column two quotes and a delimiter, the empty used source's three
+/// and the LF.
+fn max_row(len: usize) -> usize {
+    2 * len + 3 * 12 + 4
 }
 
 /// Writes the default columns of a clean data line as one row, with `,`
@@ -42,42 +57,25 @@ pub fn write<W: Write>(
     scan: &LineScan,
     scratch: &mut Vec<u8>,
 ) -> io::Result<()> {
-    debug_assert!(scan.len() <= src.len());
-    // Which fields hold a comma or an escape, as the scan noted.
+    let len = scan.len();
+    assert!(len <= src.len());
+    // Which fields hold a comma, an escape, a `;`, as the scan noted.
     let (quotes, backs) = (scan.quote_fields(), scan.back_fields());
-    let out = wtr.raw_row();
-    let mut row = Row { out, src, scan, scratch, quotes, backs };
-    let plain = row.plain();
-    let mut f = 0;
-    while f < 9 {
-        if plain & 1 << f == 0 {
-            row.field(f);
-            if f < 8 {
-                row.out.byte(b',');
-            }
-            f += 1;
-            continue;
-        }
-        // A run of plain fields is copied at once with the colon after
-        // it, and the colons (and the used source's pipes) become
-        // commas.
-        let last = f + (plain >> f).trailing_ones() as usize - 1;
-        let start = scan.field(f).0;
-        let end = scan.field(last).1 + usize::from(last < 8);
-        let at = row.out.len();
-        row.out.span(src, start, end);
-        for g in f..last.min(7) + 1 {
-            row.out.set(at + scan.field(g).1 - start, b',');
-        }
-        if (f..=last).contains(&USED) {
-            let (s, e) = scan.field(USED);
-            for pipe in scan.pipes(s, e) {
-                row.out.set(at + pipe - start, b',');
-            }
-        }
-        f = last + 1;
+    let semis = scan.semi_fields();
+    let out = wtr.raw_row(max_row(len));
+    let mut row = Row { out, src, scan, scratch, quotes, backs, semis };
+    // Field by field, each with its own tests: a field's shape varies
+    // less from line to line than the shapes of a run of fields.
+    macro_rules! fields {
+        ($($how:ident $f:expr),*) => {$(
+            row.$how($f);
+            row.put(b',');
+        )*};
     }
-    row.out.byte(b'\n');
+    fields!(list 0, text 1, text 2, used_source USED, list 4, list 5);
+    fields!(text 6, text 7);
+    row.text(8);
+    row.put(b'\n');
     drop(row);
     wtr.end_raw_row()
 }
@@ -85,6 +83,24 @@ pub fn write<W: Write>(
 /// The used source's field number.
 const USED: usize = Field::UsedSource as usize;
 
+/// The value of a hex digit (either case; a clean line's escapes hold
+/// nothing else).
+#[inline(always)]
+fn hex(b: u8) -> u8 {
+    (b & 0xF) + 9 * (b >> 6)
+}
+
+/// The code of the escape `\xHH` at `at` in `src`.
+#[inline(always)]
+fn code_at(src: &[u8], at: usize) -> u8 {
+    hex(src[at + 2]) << 4 | hex(src[at + 3])
+}
+
+/// One row being written. Every write keeps it within [`max_row`] of the
+/// line's length, the room its [`RowBuf`] made: the row is the line's
+/// bytes, each written once, or a `;` of a list as `; `, or an escape
+/// (four bytes) as its one or two (a `"` doubled), with two quotes and
+/// a delimiter per column at most, and `,,,` for an empty used source.
 struct Row<'r> {
     out: RowBuf<'r>,
     src: &'r [u8],
@@ -94,151 +110,143 @@ struct Row<'r> {
     quotes: u16,
     /// A bit for each field that holds a `\`.
     backs: u16,
+    /// A bit for each field that holds a `;`.
+    semis: u16,
 }
 
 impl Row<'_> {
-    /// A bit for each field written as it stands, with nothing to
-    /// quote, decode, trim or join, and (the used source, when not empty)
-    /// its pipes made into delimiters.
+    /// Appends one byte.
     #[inline(always)]
-    fn plain(&self) -> u16 {
-        const LISTS: u16 = 1 | 1 << 4 | 1 << 5;
-        let blank = |b: u8| b == b' ' || b == b'\t';
-        let semis = self.scan.semi_fields() & LISTS;
-        let mut plain = !(self.quotes | self.backs | semis);
-        let (start, end) = self.scan.field(USED);
-        if start == end {
-            plain &= !(1 << USED);
-        }
-        // A list item with a blank to trim: at either end of the field
-        // (with no `;`, the field is its one item).
-        let mut lists = plain & LISTS;
-        while lists != 0 {
-            let f = lists.trailing_zeros() as usize;
-            lists &= lists - 1;
-            let (start, end) = self.scan.field(f);
-            if start < end
-                && (blank(self.src[start]) || blank(self.src[end - 1]))
-            {
-                plain &= !(1 << f);
-            }
-        }
-        plain & 0x1ff
+    fn put(&mut self, b: u8) {
+        // SAFETY: within the row's room (see `Row`).
+        unsafe { self.out.byte(b) }
     }
 
-    /// Field `f`, not plain, written as its columns.
+    /// Appends bytes `start..end` of the line.
     #[inline(always)]
-    fn field(&mut self, f: usize) {
-        match f {
-            0 => self.list(Field::Names),
-            USED => self.used_source(),
-            4 => self.list(Field::References),
-            5 => self.list(Field::Awards),
-            _ => self.text(Field::ALL[f], self.scan.field(f)),
-        }
+    fn span(&mut self, start: usize, end: usize) {
+        // SAFETY: within the row's room (see `Row`).
+        unsafe { self.out.span(self.src, start, end) }
     }
 
-    /// Whether `start..end`, in `field`, holds a `\`.
+    /// Appends the scratch buffer (a value decoded from part of the
+    /// line) as a CSV field, quoted if need be.
     #[inline(always)]
-    fn back(&self, field: Field, start: usize, end: usize) -> bool {
-        self.backs & 1 << field as u16 != 0 && self.scan.any_back(start, end)
+    fn checked(&mut self) {
+        // SAFETY: within the row's room (see `Row`): the value holds no
+        // more bytes than the part of the line it was decoded from, and
+        // at most as many `"` as that part held escapes.
+        unsafe { self.out.checked(self.scratch, b',') }
     }
 
-    /// Whether `start..end`, in `field`, holds a comma.
+    /// Field `f`, a text: decoded, quoted if need be.
     #[inline(always)]
-    fn quote(&self, field: Field, start: usize, end: usize) -> bool {
-        self.quotes & 1 << field as u16 != 0 && self.scan.any_quote(start, end)
+    fn text(&mut self, f: usize) {
+        let (start, end) = self.scan.field(f);
+        let (quoted, escaped) = self.marks(f);
+        self.span_text(quoted, escaped, start, end);
     }
 
-    /// Writes the scratch buffer, `start..end` of `field` decoded: quoted
-    /// when the span holds a comma or an escape of a byte to quote
-    /// (`\x2c`, `\x22`, `\x0a`, `\x0d`), which is known without a look
-    /// at the decoded bytes; only a `"` made by an escape sends them to
-    /// the byte by byte check, which doubles it.
+    /// Whether field `f` holds a comma, and an escape.
     #[inline(always)]
-    fn decoded(&mut self, field: Field, start: usize, end: usize) {
-        let mut quoted = self.quote(field, start, end);
+    fn marks(&self, f: usize) -> (bool, bool) {
+        (self.quotes & 1 << f != 0, self.backs & 1 << f != 0)
+    }
+
+    /// Writes the scratch buffer, `start..end` of the line decoded:
+    /// quoted when the span holds a comma (`quoted`) or an escape of a
+    /// byte to quote (`\x2c`, `\x22`, `\x0a`, `\x0d`), which is known
+    /// without a look at the decoded bytes; only a `"` made by an escape
+    /// sends them to the byte by byte check, which doubles it.
+    #[inline(always)]
+    fn decoded(&mut self, mut quoted: bool, start: usize, end: usize) {
         for at in self.scan.backs(start, end) {
-            // A clean line's escapes are all `\xHH`.
-            let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-            let code = hex(self.src[at + 2]) << 4 | hex(self.src[at + 3]);
-            match code {
-                b'"' => return self.out.checked(self.scratch, b','),
+            match code_at(self.src, at) {
+                b'"' => return self.checked(),
                 b',' | b'\n' | b'\r' => quoted = true,
                 _ => {}
             }
         }
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
-        self.out.bytes(self.scratch);
+        // SAFETY: within the row's room (see `Row`): the decoded value
+        // is no longer than `start..end`.
+        unsafe { self.out.bytes(self.scratch) };
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
     }
 
-    /// Text of `field` (a subfield's span in it), decoded.
+    /// `start..end` of the line, decoded, quoted when `quoted` (it holds
+    /// a comma) or as its escapes say; `escaped` when it may hold an
+    /// escape.
     #[inline(always)]
-    fn text(&mut self, field: Field, (start, end): (usize, usize)) {
-        if self.back(field, start, end) {
-            self.escaped(field, start, end);
-        } else if self.quote(field, start, end) {
-            self.out.byte(b'"');
-            self.out.span(self.src, start, end);
-            self.out.byte(b'"');
+    fn span_text(
+        &mut self,
+        quoted: bool,
+        escaped: bool,
+        start: usize,
+        end: usize,
+    ) {
+        if escaped {
+            self.escaped(quoted, start, end);
+        } else if quoted {
+            self.put(b'"');
+            self.span(start, end);
+            self.put(b'"');
         } else {
-            self.out.span(self.src, start, end);
+            self.span(start, end);
         }
     }
 
-    /// `start..end` of `field`, which holds escapes, decoded as it is
+    /// `start..end` of the line, which may hold escapes, decoded as it is
     /// copied: the spans between the escapes as they stand, each escape
     /// as its character (the scan says where they are, and a clean
     /// line's are all `\xHH`). Quoted as [`Row::decoded`] says; an escape
     /// of `"` goes that way too.
     #[inline(always)]
-    fn escaped(&mut self, field: Field, start: usize, end: usize) {
-        let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-        let mut quoted = self.quote(field, start, end);
+    fn escaped(&mut self, mut quoted: bool, start: usize, end: usize) {
         for at in self.scan.backs(start, end) {
-            match hex(self.src[at + 2]) << 4 | hex(self.src[at + 3]) {
+            match code_at(self.src, at) {
                 b'"' => {
                     self.scratch.clear();
                     escape::decode_into(&self.src[start..end], self.scratch);
-                    return self.out.checked(self.scratch, b',');
+                    return self.checked();
                 }
                 b',' | b'\n' | b'\r' => quoted = true,
                 _ => {}
             }
         }
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
         let mut from = start;
         for at in self.scan.backs(start, end) {
-            self.out.span(self.src, from, at);
-            let code = hex(self.src[at + 2]) << 4 | hex(self.src[at + 3]);
+            self.span(from, at);
+            let code = code_at(self.src, at);
             if code < 0x80 {
-                self.out.byte(code);
+                self.put(code);
             } else {
-                self.out.byte(0xC0 | code >> 6);
-                self.out.byte(0x80 | (code & 0x3F));
+                self.put(0xC0 | code >> 6);
+                self.put(0x80 | (code & 0x3F));
             }
             from = at + 4;
         }
-        self.out.span(self.src, from, end);
+        self.span(from, end);
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
     }
 
-    /// A list (names, references, awards): its items trimmed, decoded,
-    /// joined with `; `. Every item of a clean line's references and
-    /// awards has its 3 pipes, so an item is written as it stands.
+    /// A list (names, references, awards; field `f`): its items trimmed,
+    /// decoded, joined with `; `. Every item of a clean line's references
+    /// and awards has its 3 pipes, so an item is written as it stands.
     #[inline(always)]
-    fn list(&mut self, field: Field) {
-        let (start, end) = self.scan.field(field as usize);
-        if self.back(field, start, end) {
+    fn list(&mut self, f: usize) {
+        let (start, end) = self.scan.field(f);
+        let (quoted, escaped) = self.marks(f);
+        if escaped {
             self.scratch.clear();
             let mut first = true;
             self.items(start, end, |src, (a, b), out| {
@@ -248,30 +256,35 @@ impl Row<'_> {
                 first = false;
                 escape::decode_into(&src[a..b], out);
             });
-            self.decoded(field, start, end);
-            return;
+            return self.decoded(quoted, start, end);
         }
         // Trimming takes no comma away, and joining adds none.
-        let quoted = self.quote(field, start, end);
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
-        let mut first = true;
-        let mut from = start;
-        for at in self.scan.semis(start, end).chain([end]) {
-            let (a, b) = trim(self.src, from, at);
-            from = at + 1;
-            if a == b {
-                continue;
+        if self.semis & 1 << f == 0 {
+            // One item, or none.
+            let (a, b) = trim(self.src, start, end);
+            self.span(a, b);
+        } else {
+            let mut first = true;
+            let mut from = start;
+            for at in self.scan.semis(start, end).chain([end]) {
+                let (a, b) = trim(self.src, from, at);
+                from = at + 1;
+                if a == b {
+                    continue;
+                }
+                if !first {
+                    self.put(b';');
+                    self.put(b' ');
+                }
+                first = false;
+                self.span(a, b);
             }
-            if !first {
-                self.out.bytes(b"; ");
-            }
-            first = false;
-            self.out.span(self.src, a, b);
         }
         if quoted {
-            self.out.byte(b'"');
+            self.put(b'"');
         }
     }
 
@@ -296,26 +309,56 @@ impl Row<'_> {
     /// The used source's four subfields: empty for an empty field, else
     /// cut at its 3 pipes (a clean line has exactly 3).
     #[inline(always)]
-    fn used_source(&mut self) {
-        let (start, end) = self.scan.field(Field::UsedSource as usize);
+    fn used_source(&mut self, f: usize) {
+        debug_assert_eq!(f, USED);
+        let (start, end) = self.scan.field(USED);
         if start == end {
-            self.out.bytes(b",,,");
+            self.put(b',');
+            self.put(b',');
+            self.put(b',');
+            return;
+        }
+        let (quotes, backs) = self.marks(USED);
+        if !quotes && !backs {
+            // As it stands, its pipes made delimiters.
+            // SAFETY: within the row's room (see `Row`).
+            unsafe {
+                self.out.span_replacing(self.src, start, end, b'|', b',')
+            };
             return;
         }
         let mut from = start;
-        for at in self.scan.pipes(start, end) {
-            self.text(Field::UsedSource, (from, at));
-            self.out.byte(b',');
+        for at in self.scan.pipes(start, end).chain([end]) {
+            let quoted = quotes && self.scan.any_quote(from, at);
+            let escaped = backs && self.scan.any_back(from, at);
+            self.span_text(quoted, escaped, from, at);
+            if at < end {
+                self.put(b',');
+            }
             from = at + 1;
         }
-        self.text(Field::UsedSource, (from, end));
     }
 }
 
 /// `start..end` of `src` without leading and trailing spaces and tabs,
 /// as [`crate::pbi::trim`] trims.
 #[inline(always)]
-fn trim(src: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+fn trim(src: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    if start < end && (blank(src[start]) || blank(src[end - 1])) {
+        return trim_blanks(src, start, end);
+    }
+    (start, end)
+}
+
+/// [`trim`] of a span that starts or ends with a blank: rare.
+#[cold]
+#[inline(never)]
+fn trim_blanks(
+    src: &[u8],
+    mut start: usize,
+    mut end: usize,
+) -> (usize, usize) {
     let blank = |b: u8| b == b' ' || b == b'\t';
     while start < end && blank(src[start]) {
         start += 1;

@@ -188,16 +188,26 @@ impl<W: Write> CsvWriter<W> {
         self.buf.push(b'"');
     }
 
-    /// The buffer, to write one whole row into with the [`RowBuf`] it
-    /// gives: for a caller that knows its fields' quoting and writes
-    /// delimiters and the final LF itself; [`CsvWriter::end_raw_row`]
-    /// then ends the row.
+    /// The buffer, to write one whole row of at most `max` bytes into
+    /// with the [`RowBuf`] it gives: for a caller that knows its fields'
+    /// quoting and writes delimiters and the final LF itself;
+    /// [`CsvWriter::end_raw_row`] then ends the row. The room for the row
+    /// is made here, once, so that no write into it checks it again.
     #[inline(always)]
-    pub fn raw_row(&mut self) -> RowBuf<'_> {
+    pub fn raw_row(&mut self, max: usize) -> RowBuf<'_> {
         debug_assert!(self.row_is_empty() && self.fields == 0);
         let len = self.buf.len();
-        let (ptr, cap) = (self.buf.as_mut_ptr(), self.buf.capacity());
-        RowBuf { buf: &mut self.buf, start: len, len, ptr, cap }
+        if self.buf.capacity() - len < max + SLACK {
+            self.grow(max + SLACK);
+        }
+        let ptr = self.buf.as_mut_ptr();
+        RowBuf { buf: &mut self.buf, start: len, len, ptr, end: len + max }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) {
+        self.buf.reserve(n + 4096);
     }
 
     /// Ends a row written with [`CsvWriter::raw_row`], writing the
@@ -325,65 +335,57 @@ impl<W: Write> CsvWriter<W> {
 }
 
 /// One row being written straight into a [`CsvWriter`]'s buffer
-/// ([`CsvWriter::raw_row`]), without a capacity check and a call to
-/// `memcpy` for each short piece: a span of 32 bytes or fewer is copied
-/// as one 32-byte load and store, when the bytes after it may be read
-/// (the rest of the line's batch) and written (spare room kept in the
-/// buffer), and the row's length then set to where the span ends.
+/// ([`CsvWriter::raw_row`]), which made room for it once: no write
+/// checks the room left, nor calls `memcpy` for a short piece. A span
+/// of 64 bytes or fewer is copied as 64, when the bytes after it may be
+/// read (the rest of the line's batch) and written (spare room kept in
+/// the buffer), and the row's length then set to where the span ends.
+///
+/// The writes are `unsafe`: their caller keeps the row within the
+/// `max` bytes it asked for.
 pub struct RowBuf<'a> {
     buf: &'a mut Vec<u8>,
     /// Where the row starts in the buffer.
     start: usize,
     /// The length of what is written: the buffer's own length lags
-    /// behind it until the row is done (or the buffer grows).
+    /// behind it until the row is done.
     len: usize,
-    /// The buffer's bytes and capacity, as they were when the row began
-    /// or the buffer last grew: kept here, so that a check of the room
-    /// left and a write need no load through the `Vec`. Only
-    /// [`RowBuf::grow`] changes the buffer (the `RowBuf` holds it
-    /// borrowed), and it sets them again: every write through `ptr` is
-    /// within `cap`, which `room` checks.
+    /// The buffer's bytes, whose capacity holds the row's `max` bytes
+    /// and [`SLACK`] more: the `RowBuf` holds the buffer borrowed, so
+    /// that nothing moves them.
     ptr: *mut u8,
-    cap: usize,
+    /// Where the row's room ends (checked in debug builds only).
+    end: usize,
 }
 
-/// The room a [`RowBuf`] keeps past what it writes.
-const SLACK: usize = 32;
+/// The room kept past a row's `max` bytes, for the 64-byte copies of
+/// its spans.
+const SLACK: usize = 64;
 
 impl RowBuf<'_> {
-    /// Makes room for `n` more bytes and the slack after them.
-    #[inline(always)]
-    fn room(&mut self, n: usize) {
-        if self.len + n + SLACK > self.cap {
-            self.grow(n);
-        }
-    }
-
-    #[cold]
-    fn grow(&mut self, n: usize) {
-        // SAFETY: bytes up to `self.len` were written (by `put`), within
-        // the capacity.
-        unsafe { self.buf.set_len(self.len) };
-        self.buf.reserve(n + SLACK + 4096);
-        self.ptr = self.buf.as_mut_ptr();
-        self.cap = self.buf.capacity();
-    }
-
     /// Appends one byte.
+    ///
+    /// # Safety
+    ///
+    /// The row, with it, is at most the `max` bytes asked for.
     #[inline(always)]
-    pub fn byte(&mut self, b: u8) {
-        self.room(1);
-        // SAFETY: `room` made room for it.
+    pub unsafe fn byte(&mut self, b: u8) {
+        debug_assert!(self.len < self.end);
+        // SAFETY: within the room made (the caller's promise).
         unsafe { self.ptr.add(self.len).write(b) };
         self.len += 1;
     }
 
     /// Appends `bytes`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RowBuf::byte`].
     #[inline(always)]
-    pub fn bytes(&mut self, bytes: &[u8]) {
-        self.room(bytes.len());
-        // SAFETY: `room` made room for them; a Vec's bytes do not overlap
-        // a slice the caller holds.
+    pub unsafe fn bytes(&mut self, bytes: &[u8]) {
+        debug_assert!(self.len + bytes.len() <= self.end);
+        // SAFETY: within the room made (the caller's promise); a Vec's
+        // bytes do not overlap a slice the caller holds.
         unsafe {
             std::ptr::copy_nonoverlapping(
                 bytes.as_ptr(),
@@ -394,29 +396,80 @@ impl RowBuf<'_> {
         self.len += bytes.len();
     }
 
-    /// Appends `src[start..end]`, reading up to 32 bytes past `end` (but
-    /// not past the end of `src`): a short span is one load and store.
+    /// Appends `src[start..end]` (`start <= end <= src.len()`), reading
+    /// up to 64 bytes past `start` (but not past the end of `src`): a
+    /// span of 64 bytes or fewer, as most are, is one copy of 64 bytes,
+    /// with no call and no branch on its length.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RowBuf::byte`].
     #[inline(always)]
-    pub fn span(&mut self, src: &[u8], start: usize, end: usize) {
+    pub unsafe fn span(&mut self, src: &[u8], start: usize, end: usize) {
+        debug_assert!(start <= end && end <= src.len());
         let n = end - start;
-        if n <= 32 {
-            if let Some(block) = src.get(start..start + 32) {
-                self.room(32);
-                // SAFETY: `room` made room for 32 bytes, of which the
-                // first `n` are the span; the others are written over or
-                // past the row's length.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        block.as_ptr(),
-                        self.ptr.add(self.len),
-                        32,
+        debug_assert!(self.len + n <= self.end);
+        if n <= 64 && src.len() - start >= 64 {
+            // SAFETY: `start + 64 <= src.len()`, and the 64 bytes written
+            // end before `len + n + SLACK`, within the capacity.
+            unsafe {
+                copy_64(src.as_ptr().add(start), self.ptr.add(self.len))
+            };
+            self.len += n;
+            return;
+        }
+        // SAFETY: as the caller promised; the bounds are checked here.
+        unsafe { self.bytes(&src[start..end]) };
+    }
+
+    /// [`RowBuf::span`] with every `from` byte of the span written as
+    /// `to`: 16 bytes at a time, compared and changed in a vector.
+    ///
+    /// # Safety
+    ///
+    /// As for [`RowBuf::byte`].
+    #[inline(always)]
+    pub unsafe fn span_replacing(
+        &mut self,
+        src: &[u8],
+        start: usize,
+        end: usize,
+        from: u8,
+        to: u8,
+    ) {
+        debug_assert!(start <= end && end <= src.len());
+        let n = end - start;
+        debug_assert!(self.len + n <= self.end);
+        #[cfg(target_arch = "x86_64")]
+        if n <= 64 && src.len() - start >= 64 {
+            use std::arch::x86_64::{
+                _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_set1_epi8,
+                _mm_storeu_si128, _mm_xor_si128,
+            };
+            // SAFETY: SSE2 is part of x86-64; `start + 64 <= src.len()`,
+            // and the 64 bytes written end before `len + n + SLACK`,
+            // within the capacity.
+            unsafe {
+                let from_v = _mm_set1_epi8(from as i8);
+                let flip = _mm_set1_epi8((from ^ to) as i8);
+                for i in 0..4 {
+                    let at = src.as_ptr().add(start + 16 * i);
+                    let v = _mm_loadu_si128(at.cast());
+                    let hit = _mm_cmpeq_epi8(v, from_v);
+                    let v = _mm_xor_si128(v, _mm_and_si128(hit, flip));
+                    _mm_storeu_si128(
+                        self.ptr.add(self.len + 16 * i).cast(),
+                        v,
                     );
                 }
-                self.len += n;
-                return;
             }
+            self.len += n;
+            return;
         }
-        self.bytes(&src[start..end]);
+        for &b in &src[start..end] {
+            // SAFETY: as the caller promised.
+            unsafe { self.byte(if b == from { to } else { b }) };
+        }
     }
 
     /// How long the row is so far.
@@ -431,31 +484,71 @@ impl RowBuf<'_> {
         self.len == self.start
     }
 
-    /// Sets byte `at` of the row (`at < self.len()`) to `b`.
+    /// Sets byte `at` of the row to `b`.
+    ///
+    /// # Safety
+    ///
+    /// `at < self.len()`.
     #[inline(always)]
-    pub fn set(&mut self, at: usize, b: u8) {
-        assert!(self.start + at < self.len);
-        // SAFETY: the byte is one written, within the capacity.
+    pub unsafe fn set(&mut self, at: usize, b: u8) {
+        debug_assert!(self.start + at < self.len);
+        // SAFETY: the byte is one written (the caller's promise).
         unsafe { self.ptr.add(self.start + at).write(b) };
     }
 
     /// Appends `value` as a CSV field with delimiter `delimiter`: quoted
     /// when it holds the delimiter, `"`, CR or LF, with `"` doubled.
-    pub fn checked(&mut self, value: &[u8], delimiter: u8) {
+    ///
+    /// # Safety
+    ///
+    /// The row, with `value` quoted and every `"` in it doubled, is at
+    /// most the `max` bytes asked for.
+    pub unsafe fn checked(&mut self, value: &[u8], delimiter: u8) {
         let special =
             |&b: &u8| b == delimiter || b == b'"' || b == b'\r' || b == b'\n';
-        if !value.iter().any(special) {
-            return self.bytes(value);
+        // SAFETY (of each write): the caller's promise.
+        unsafe {
+            if !value.iter().any(special) {
+                return self.bytes(value);
+            }
+            self.byte(b'"');
+            for part in value.split_inclusive(|&b| b == b'"') {
+                self.bytes(part);
+                if part.last() == Some(&b'"') {
+                    self.byte(b'"');
+                }
+            }
+            self.byte(b'"');
         }
-        self.byte(b'"');
-        for part in value.split_inclusive(|&b| b == b'"') {
-            self.bytes(part);
-            if part.last() == Some(&b'"') {
-                self.byte(b'"');
+    }
+}
+
+/// Copies 64 bytes from `from` to `to`, in vectors: not as a call to
+/// `memcpy`, which the compiler made of a copy of 64 bytes and the copy
+/// of any length beside it, with the length chosen.
+///
+/// # Safety
+///
+/// 64 bytes may be read from `from` and written to `to`, which do not
+/// overlap.
+#[inline(always)]
+unsafe fn copy_64(from: *const u8, to: *mut u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_si128, _mm_storeu_si128};
+        // SAFETY: SSE2 is part of x86-64; the caller's promise.
+        unsafe {
+            for i in 0..4 {
+                let v = _mm_loadu_si128(from.add(16 * i).cast());
+                _mm_storeu_si128(to.add(16 * i).cast(), v);
             }
         }
-        self.byte(b'"');
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller's promise.
+    unsafe {
+        std::ptr::copy_nonoverlapping(from, to, 64)
+    };
 }
 
 impl Drop for RowBuf<'_> {
@@ -538,11 +631,16 @@ mod tests {
                 .collect();
             let a = rng.below(src.len() + 1);
             let b = a + rng.below(src.len() + 1 - a);
-            let mut row = raw.raw_row();
-            row.span(&src, a, b);
-            row.byte(b',');
-            row.checked(&src, b',');
-            row.bytes(b",x\n");
+            // At most: the span, the value quoted with every byte a `"`
+            // doubled, and 4 more bytes.
+            let mut row = raw.raw_row(3 * src.len() + 6);
+            // SAFETY: within that.
+            unsafe {
+                row.span(&src, a, b);
+                row.byte(b',');
+                row.checked(&src, b',');
+                row.bytes(b",x\n");
+            }
             drop(row);
             raw.end_raw_row().unwrap();
             want.extend_from_slice(&src[a..b]);

@@ -127,6 +127,14 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// `bytes`, whole lines, as a worker gets a mapped batch whose line
+    /// ends it counts itself ([`Numbers::Worker`]): for the tests of a
+    /// worker's reading.
+    #[cfg(test)]
+    pub(crate) fn uncounted(bytes: Vec<u8>) -> Lines {
+        Lines { bytes, deferred: true, ..Lines::default() }
+    }
+
     /// Appends `line`, which must follow the last line pushed.
     pub fn push(&mut self, line: Line<'_>) {
         if self.bytes.is_empty() {

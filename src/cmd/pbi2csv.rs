@@ -1081,6 +1081,107 @@ mod tests {
         }
     }
 
+    /// Lines the fast way must get right, or leave to the general way:
+    /// escapes of bytes to quote (`\x2c`, `\x22`, `\x0a`, `\x0D`) and of
+    /// a colon, commas and quotes, a `|` in a stipulation and a comment,
+    /// a status of `??` and others, a digit 9 in a position, blank and
+    /// empty list items, a line too long for the scan, a line of two
+    /// fields, non-ASCII text with an en dash (E2 80 93, the start of an
+    /// LS) and a no-break space (C2 A0, of a NEL); with every line end,
+    /// mixed, and cut into batches at random lines: each batch worked on
+    /// as a worker does (lines read by their LF up to the first that ends
+    /// otherwise, the rest by a line reader, numbered from 1), its rows
+    /// and diagnostics are those of the general way.
+    #[test]
+    fn awkward_lines_in_batches_are_written_as_the_general_way_writes_them() {
+        use crate::cmd::par::{Batch, Lines, Work};
+        let long =
+            format!("Loyd:8/8/8/8/8/8/8/K1k5:#2::::::{}", "x, y".repeat(300));
+        let lines: &[&str] = &[
+            "Loyd, Samuel:8/8/8/8/8/8/8/K1k5:#2:1|T|1900|:::::",
+            "S\\x3at John;Kling:8/8/8/8/8/8/8/K1k5:#2:|Ti\\x2c tle|1900|3::::!:a, b",
+            "a\"b:8/8/8/8/8/8/8/K1k5:#2:::::??:x",
+            "Kling:8/8/8/8/8/8/8/K1k5:#2:::::??:x",
+            "Havel:9/8/8/8/8/8/8/K1k5:h#3::::::",
+            "Havel:8/8/8/8/8/8/8/K1k9:h#3::::::",
+            " Havel ; ;Kling :3R3B/Q7/5sK1/3s4/3SkSR1/2p2p2/2P2P2/8:s#2:v 3|\u{160}achy|1|2:|A|1900|; 1|B|2|3:1|2|3|4:Qa7-h7:+:x\\x0ay",
+            "Havel;;Kling;:8/8/8/8/8/8/8/K1k5:#2::|A|1|;;|B|2|3::::",
+            "x\\x22y:8/8/8/8/8/8/8/K1k5:\\x22q\\x22:|\\x22Q\\x22|1|::::$:cr\\x0D",
+            "Loyd\\x2c S.:kN6/8/8/8/8/8/8/6nK:#2::|\u{416}, \u{436}|1|:::*:after S. Loyd; Loyd\\x3a 1859",
+            "Bl\\xe1thy:8/8/8/8/8/8/8/K1k5::::::?:\u{e9}, \u{2013} dash\u{a0}x",
+            "Kling:8/8/8/8/8/8/8/K1k5:#2:1|T|1900|::::!!:bad status",
+            "Kling:8/8/8/8/8/8/8/K1k5:a|b:1|T|1900|::::+:c|d",
+            "short:line",
+            &long,
+        ];
+        const ENDS: &[&str] = &["\n", "\r\n", "\r", "\u{85}", "\u{2028}"];
+        let mut rng = crate::testing::Rng::new(43);
+        let mut body = String::new();
+        for _ in 0..4000 {
+            body.push_str(lines[rng.below(lines.len())]);
+            // Mostly LF, as in a real collection.
+            let end =
+                if rng.below(4) == 0 { rng.below(ENDS.len()) } else { 0 };
+            body.push_str(ENDS[end]);
+        }
+        let body = body.into_bytes();
+        let config = Config::default();
+        let head = b"\xEF\xBB\xBF#PBI 1.2\nLoyd:8/8/8/8/8/8/8/K1k5:#2::::::\n";
+        let start = |fast: bool| {
+            let mut table = Table::new(&config, CsvWriter::new(vec![], b','));
+            table.fast = fast;
+            let mut parser = Parser::new(pbi::Options::default());
+            let mut lines = LineReader::new(&head[..]);
+            while let Some(line) = lines.next_line().unwrap() {
+                parser.line(line, &mut vec![]);
+            }
+            (table, parser)
+        };
+        let (mut general, mut p) = start(false);
+        let mut want = vec![];
+        let mut all = LineReader::continuing(&body[..], 3);
+        let mut ends = vec![0];
+        while let Some(line) = all.next_line().unwrap() {
+            let end = ends.last().unwrap() + line.raw().len();
+            ends.push(end);
+            general.line("f", &mut p, line, false, &mut want).unwrap();
+        }
+        general.wtr.flush().unwrap();
+        let want_out = std::mem::take(general.wtr.get_mut());
+        for round in 0..8 {
+            let (table, parser) = start(true);
+            let mut worker = Rows {
+                table: Table::new(&config, CsvWriter::in_memory(b',')),
+                parser,
+                name: "f",
+            };
+            drop(table);
+            let (mut got, mut got_out) = (vec![], vec![]);
+            // Cut after random lines (or none: one batch).
+            let mut line = 0;
+            while line + 1 < ends.len() {
+                let n =
+                    1 + rng.below(if round == 0 { ends.len() } else { 600 });
+                let next = (line + n).min(ends.len() - 1);
+                let bytes = body[ends[line]..ends[next]].to_vec();
+                let mut batch = Batch {
+                    lines: Lines::uncounted(bytes),
+                    ..Batch::default()
+                };
+                worker.work(&mut batch);
+                for mut d in batch.diagnostics.drain(..) {
+                    // Numbered from 1 in the batch; line 3 starts the body.
+                    d.line += 3 + line as u64 - 1;
+                    got.push(d);
+                }
+                got_out.extend_from_slice(&batch.out);
+                line = next;
+            }
+            assert!(got_out == want_out, "round {round}");
+            assert_eq!(got, want, "round {round}");
+        }
+    }
+
     /// The fast way (rows straight from the scan, lines found by their
     /// LF) writes what the general way writes, and reports the same.
     #[test]

@@ -31,8 +31,11 @@ pub struct LineScan {
     /// How many `:` the line holds.
     colons: u32,
     /// Where field `f` ends: the `f + 1`-th colon, or the end of the line
-    /// for the last field; only for a line with at least 8 colons.
-    ends: [usize; 9],
+    /// for the last field; only for a line with at least 8 colons. (The
+    /// vector reading writes up to 8 ends past the colons it has found,
+    /// with no test of how many there are: those after the 8th end are
+    /// room for that.)
+    ends: [usize; 16],
     pipes: [u64; WORDS],
     semis: [u64; WORDS],
     backs: [u64; WORDS],
@@ -65,7 +68,7 @@ impl LineScan {
         LineScan {
             len: 0,
             colons: 0,
-            ends: [0; 9],
+            ends: [0; 16],
             pipes: [0; WORDS],
             semis: [0; WORDS],
             backs: [0; WORDS],
@@ -209,47 +212,6 @@ impl LineScan {
             self.rare |= b == b'\r' || b | 0x20 == 0xE2;
         }
         self.finish();
-    }
-
-    /// Keeps the masks of word `w` of the line, and notes its colons and
-    /// the fields its quote bytes and `\` are in.
-    #[inline(always)]
-    fn word<const QUOTES: bool>(&mut self, w: usize, m: Word) {
-        self.pipes[w] = m.pipes;
-        self.semis[w] = m.semis;
-        self.backs[w] = m.backs;
-        self.quotes[w] = m.quotes;
-        let before = self.colons;
-        // The field of bit `k`: the colons before it say (past the 8th,
-        // all is the comment).
-        let field = |k: u32| {
-            let below = m.colons & ((1u64 << k) - 1);
-            1u16 << (before + below.count_ones()).min(8)
-        };
-        let mut quotes = m.quotes;
-        while quotes != 0 {
-            self.quote_fields |= field(quotes.trailing_zeros());
-            quotes &= quotes - 1;
-        }
-        let mut backs = m.backs;
-        while backs != 0 {
-            self.back_fields |= field(backs.trailing_zeros());
-            backs &= backs - 1;
-        }
-        let mut semis = if QUOTES { m.semis } else { 0 };
-        while semis != 0 {
-            self.semi_fields |= field(semis.trailing_zeros());
-            semis &= semis - 1;
-        }
-        let mut colons = m.colons;
-        // The first 8 colons end the fields; more are only counted.
-        let mut n = before as usize;
-        while colons != 0 && n < 8 {
-            self.ends[n] = 64 * w + colons.trailing_zeros() as usize;
-            n += 1;
-            colons &= colons - 1;
-        }
-        self.colons = n as u32 + colons.count_ones();
     }
 
     /// The last field ends at the end of the line.
@@ -637,7 +599,7 @@ impl Iterator for Bits<'_> {
 mod avx2 {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256, _pext_u64,
     };
 
     use super::{LineScan, Word, MAX_LEN};
@@ -647,7 +609,7 @@ mod avx2 {
     #[inline(always)]
     pub(super) fn available() -> bool {
         use std::arch::is_x86_feature_detected as has;
-        has!("avx2") && has!("popcnt") && has!("bmi1")
+        has!("avx2") && has!("popcnt") && has!("bmi1") && has!("bmi2")
     }
 
     /// The bytes compared with, and what the words so far held. With
@@ -858,6 +820,76 @@ mod avx2 {
         }
     }
 
+    /// Keeps the masks of word `w` of the line in `scan`, and notes its
+    /// colons and the fields its quote bytes, `\` and `;` are in, with
+    /// no branch on what the word holds (how many of each, which a CPU
+    /// cannot foresee from line to line).
+    ///
+    /// A field that holds a bit of a mask `m`: in `!colons + m`, the
+    /// carry from each bit of `m` runs up through the bytes that are not
+    /// colons to the colon that ends its field, and sets it (or carries
+    /// out of the word, for the field still open at its end); the colons
+    /// so set, taken out in order (PEXT), are the word's fields that hold
+    /// a bit of `m`, counted from the one open at its start.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have POPCNT, BMI1 and BMI2 (the callers are compiled
+    /// for them, and this is inlined into them); `w` is below
+    /// `MAX_LEN / 64`.
+    #[inline(always)]
+    unsafe fn word<const QUOTES: bool>(
+        scan: &mut LineScan,
+        w: usize,
+        m: Word,
+    ) {
+        scan.pipes[w] = m.pipes;
+        scan.semis[w] = m.semis;
+        scan.backs[w] = m.backs;
+        scan.quotes[w] = m.quotes;
+        let before = scan.colons;
+        let colons = m.colons;
+        let k = colons.count_ones();
+        if before >= 8 {
+            // All of the word is the comment.
+            let comment = |mask: u64| u16::from(mask != 0) << 8;
+            scan.back_fields |= comment(m.backs);
+            if QUOTES {
+                scan.quote_fields |= comment(m.quotes);
+                scan.semi_fields |= comment(m.semis);
+            }
+            scan.colons = before + k;
+            return;
+        }
+        // The fields of the line (past the 8th colon, all is the comment,
+        // field 8) that hold a bit of `mask`.
+        let fields = |mask: u64| -> u16 {
+            let (sum, out) = (!colons).overflowing_add(mask);
+            // SAFETY: the CPU has BMI2 (the caller's promise).
+            let local = unsafe { _pext_u64(sum & colons, colons) }
+                | u64::from(out).wrapping_shl(k);
+            let low = (local << before) & 0xff;
+            let high = local >> (8 - before) != 0;
+            low as u16 | u16::from(high) << 8
+        };
+        scan.back_fields |= fields(m.backs);
+        if QUOTES {
+            scan.quote_fields |= fields(m.quotes);
+            scan.semi_fields |= fields(m.semis);
+        }
+        // The first 8 colons end the fields: this word's are written from
+        // the next end on, and 8 of them whatever their number (the ends
+        // after the word's colons are written again by the next words, or
+        // lie past the 8th).
+        let (base, n) = (64 * w, before as usize);
+        let mut rest = colons;
+        for j in 0..8 {
+            scan.ends[n + j] = base + rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+        }
+        scan.colons = before + k;
+    }
+
     /// 64 bytes from `at`, zeros past the end of `bytes`.
     ///
     /// # Safety
@@ -912,21 +944,23 @@ mod avx2 {
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]); `content`
+    /// The CPU must have AVX2, POPCNT, BMI1 and BMI2 ([`available`]);
+    /// `content`
     /// is shorter than [`MAX_LEN`].
-    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
     pub(super) unsafe fn read<const QUOTES: bool>(
         scan: &mut LineScan,
         content: &[u8],
         also: u8,
     ) {
         let len = content.len();
-        // SAFETY (of every call below): the CPU has AVX2.
+        // SAFETY (of every call below): the CPU has AVX2, POPCNT, BMI1 and
+        // BMI2; each word is below `MAX_LEN / 64`.
         let mut r = unsafe { Reader::<QUOTES, false>::new(also) };
         let mut base = 0;
         while base + 64 <= len {
             let m = unsafe { r.full(load(content, base)) };
-            scan.word::<QUOTES>(base / 64, m);
+            unsafe { word::<QUOTES>(scan, base / 64, m) };
             base += 64;
         }
         if base < len {
@@ -939,7 +973,7 @@ mod avx2 {
                 // Zeros are not special, nor high.
                 unsafe { r.full(load(content, 0)) }
             };
-            scan.word::<QUOTES>(base / 64, m);
+            unsafe { word::<QUOTES>(scan, base / 64, m) };
         }
         unsafe { r.finish(scan) };
     }
@@ -949,19 +983,20 @@ mod avx2 {
     ///
     /// # Safety
     ///
-    /// The CPU must have AVX2, POPCNT and BMI1 ([`available`]);
+    /// The CPU must have AVX2, POPCNT, BMI1 and BMI2 ([`available`]);
     /// `start < bytes.len()`.
     // Not inlined: it keeps the scan one stage in a profile
     // (bench/stages.sh).
     #[inline(never)]
-    #[target_feature(enable = "avx2,popcnt,bmi1")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
     pub(super) unsafe fn read_to_lf<const QUOTES: bool>(
         scan: &mut LineScan,
         bytes: &[u8],
         start: usize,
         also: u8,
     ) -> Option<(usize, bool)> {
-        // SAFETY (of every call below): the CPU has AVX2.
+        // SAFETY (of every call below): the CPU has AVX2, POPCNT, BMI1 and
+        // BMI2; each word is below `MAX_LEN / 64`.
         let mut r = unsafe { Reader::<QUOTES, true>::new(also) };
         let mut at = start;
         let mut w = 0;
@@ -970,12 +1005,12 @@ mod avx2 {
             if let Some(n) = unsafe { r.lf(v) } {
                 scan.len = at - start + n as usize;
                 let m = unsafe { r.last(v, n, scan) };
-                scan.word::<QUOTES>(w, m);
+                unsafe { word::<QUOTES>(scan, w, m) };
                 unsafe { r.finish(scan) };
                 return Some((at + n as usize, true));
             }
             let m = unsafe { r.full(v) };
-            scan.word::<QUOTES>(w, m);
+            unsafe { word::<QUOTES>(scan, w, m) };
             at += 64;
             w += 1;
         }
