@@ -102,10 +102,7 @@ impl LineScan {
             if avx2::available() {
                 // SAFETY: the CPU has what `avx2::read` needs, and the line
                 // is short enough.
-                match also {
-                    Some(b) => unsafe { avx2::read::<true>(self, content, b) },
-                    None => unsafe { avx2::read::<false>(self, content, 0) },
-                }
+                unsafe { avx2::read_line(self, content, also) };
                 return true;
             }
         }
@@ -136,13 +133,8 @@ impl LineScan {
                 self.start(0);
                 // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
                 // `start` is in `bytes`.
-                return match also {
-                    Some(b) => unsafe {
-                        avx2::read_to_lf::<true>(self, bytes, start, b)
-                    },
-                    None => unsafe {
-                        avx2::read_to_lf::<false>(self, bytes, start, 0)
-                    },
+                return unsafe {
+                    avx2::read_line_to_lf(self, bytes, start, also)
                 };
             }
         }
@@ -460,19 +452,13 @@ pub fn each_lf_line<'a>(
     let mut start = 0;
     let mut number = first;
     while start < bytes.len() {
-        let found = match (fast, also) {
+        let found = match fast {
             #[cfg(target_arch = "x86_64")]
-            (true, Some(b)) => {
+            true => {
                 scan.start(0);
                 // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
                 // `start` is in `bytes`.
-                unsafe { avx2::read_to_lf::<true>(scan, bytes, start, b) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            (true, None) => {
-                scan.start(0);
-                // SAFETY: as above.
-                unsafe { avx2::read_to_lf::<false>(scan, bytes, start, 0) }
+                unsafe { avx2::read_line_to_lf(scan, bytes, start, also) }
             }
             _ => scan.read_to_lf(bytes, start, also),
         };
@@ -838,7 +824,7 @@ mod avx2 {
     /// for them, and this is inlined into them); `w` is below
     /// `MAX_LEN / 64`.
     #[inline(always)]
-    unsafe fn word<const QUOTES: bool>(
+    unsafe fn word<const QUOTES: bool, const PEXT: bool>(
         scan: &mut LineScan,
         w: usize,
         m: Word,
@@ -865,9 +851,12 @@ mod avx2 {
         // field 8) that hold a bit of `mask`.
         let fields = |mask: u64| -> u16 {
             let (sum, out) = (!colons).overflowing_add(mask);
-            // SAFETY: the CPU has BMI2 (the caller's promise).
-            let local = unsafe { _pext_u64(sum & colons, colons) }
-                | u64::from(out).wrapping_shl(k);
+            let local = if PEXT {
+                // SAFETY: the CPU has BMI2 (the caller's promise).
+                unsafe { _pext_u64(sum & colons, colons) }
+            } else {
+                pext(sum & colons, colons)
+            } | u64::from(out).wrapping_shl(k);
             let low = (local << before) & 0xff;
             let high = local >> (8 - before) != 0;
             low as u16 | u16::from(high) << 8
@@ -888,6 +877,116 @@ mod avx2 {
             rest &= rest.wrapping_sub(1);
         }
         scan.colons = before + k;
+    }
+
+    /// [`read`] of a line with `also` (`None`: no quote bytes), PEXT as
+    /// the CPU does it best ([`fast_pext`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`read`].
+    #[inline(always)]
+    pub(super) unsafe fn read_line(
+        scan: &mut LineScan,
+        content: &[u8],
+        also: Option<u8>,
+    ) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            match (also, fast_pext()) {
+                (Some(b), true) => read::<true, true>(scan, content, b),
+                (Some(b), false) => read::<true, false>(scan, content, b),
+                (None, true) => read::<false, true>(scan, content, 0),
+                (None, false) => read::<false, false>(scan, content, 0),
+            }
+        }
+    }
+
+    /// [`read_to_lf`] with `also` as for [`read_line`].
+    ///
+    /// # Safety
+    ///
+    /// As [`read_to_lf`].
+    #[inline(always)]
+    pub(super) unsafe fn read_line_to_lf(
+        scan: &mut LineScan,
+        bytes: &[u8],
+        start: usize,
+        also: Option<u8>,
+    ) -> Option<(usize, bool)> {
+        // SAFETY: the caller's promise.
+        unsafe {
+            match (also, fast_pext()) {
+                (Some(b), true) => {
+                    read_to_lf::<true, true>(scan, bytes, start, b)
+                }
+                (Some(b), false) => {
+                    read_to_lf::<true, false>(scan, bytes, start, b)
+                }
+                (None, true) => {
+                    read_to_lf::<false, true>(scan, bytes, start, 0)
+                }
+                (None, false) => {
+                    read_to_lf::<false, false>(scan, bytes, start, 0)
+                }
+            }
+        }
+    }
+
+    /// Whether the CPU's PEXT is fast. AMD's before Zen 3 (family 0x19)
+    /// run it in microcode, a few hundred cycles for a word of many bits:
+    /// [`pext`] does the same in a few dozen instructions there.
+    fn fast_pext() -> bool {
+        use std::sync::atomic::Ordering;
+        match FAST.load(Ordering::Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let fast = !slow_pext_cpu();
+                FAST.store(if fast { 1 } else { 2 }, Ordering::Relaxed);
+                fast
+            }
+        }
+    }
+
+    /// [`fast_pext`]'s answer once known: 1 yes, 2 no, 0 not asked yet
+    /// (a test sets 2, to read lines as such a CPU does: the same).
+    pub(super) static FAST: std::sync::atomic::AtomicU8 =
+        std::sync::atomic::AtomicU8::new(0);
+
+    /// Whether the CPU is an AMD one of a family before 0x19.
+    fn slow_pext_cpu() -> bool {
+        use std::arch::x86_64::__cpuid;
+        // CPUID is on every x86-64 CPU; leaves 0 and 1 always exist.
+        let (vendor, signature) = (__cpuid(0), __cpuid(1));
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx)
+            == (
+                u32::from_le_bytes(*b"Auth"),
+                u32::from_le_bytes(*b"enti"),
+                u32::from_le_bytes(*b"cAMD"),
+            );
+        let base = (signature.eax >> 8) & 0xf;
+        let family = if base == 0xf {
+            base + ((signature.eax >> 20) & 0xff)
+        } else {
+            base
+        };
+        amd && family < 0x19
+    }
+
+    /// The bits of `x` where `mask` has its set bits, packed at the
+    /// bottom in order, as PEXT gives them: a bit of `mask` at a time.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn pext(x: u64, mut mask: u64) -> u64 {
+        let (mut out, mut k) = (0, 0);
+        while mask != 0 {
+            let low = mask & mask.wrapping_neg();
+            out |= u64::from(x & low != 0) << k;
+            k += 1;
+            mask ^= low;
+        }
+        out
     }
 
     /// 64 bytes from `at`, zeros past the end of `bytes`.
@@ -948,7 +1047,7 @@ mod avx2 {
     /// `content`
     /// is shorter than [`MAX_LEN`].
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    pub(super) unsafe fn read<const QUOTES: bool>(
+    unsafe fn read<const QUOTES: bool, const PEXT: bool>(
         scan: &mut LineScan,
         content: &[u8],
         also: u8,
@@ -960,7 +1059,7 @@ mod avx2 {
         let mut base = 0;
         while base + 64 <= len {
             let m = unsafe { r.full(load(content, base)) };
-            unsafe { word::<QUOTES>(scan, base / 64, m) };
+            unsafe { word::<QUOTES, PEXT>(scan, base / 64, m) };
             base += 64;
         }
         if base < len {
@@ -973,7 +1072,7 @@ mod avx2 {
                 // Zeros are not special, nor high.
                 unsafe { r.full(load(content, 0)) }
             };
-            unsafe { word::<QUOTES>(scan, base / 64, m) };
+            unsafe { word::<QUOTES, PEXT>(scan, base / 64, m) };
         }
         unsafe { r.finish(scan) };
     }
@@ -989,7 +1088,7 @@ mod avx2 {
     // (bench/stages.sh).
     #[inline(never)]
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    pub(super) unsafe fn read_to_lf<const QUOTES: bool>(
+    unsafe fn read_to_lf<const QUOTES: bool, const PEXT: bool>(
         scan: &mut LineScan,
         bytes: &[u8],
         start: usize,
@@ -1005,12 +1104,12 @@ mod avx2 {
             if let Some(n) = unsafe { r.lf(v) } {
                 scan.len = at - start + n as usize;
                 let m = unsafe { r.last(v, n, scan) };
-                unsafe { word::<QUOTES>(scan, w, m) };
+                unsafe { word::<QUOTES, PEXT>(scan, w, m) };
                 unsafe { r.finish(scan) };
                 return Some((at + n as usize, true));
             }
             let m = unsafe { r.full(v) };
-            unsafe { word::<QUOTES>(scan, w, m) };
+            unsafe { word::<QUOTES, PEXT>(scan, w, m) };
             at += 64;
             w += 1;
         }
@@ -1024,6 +1123,30 @@ mod avx2 {
 mod tests {
     use super::*;
     use crate::testing::Rng;
+
+    /// The PEXT done a bit at a time, for CPUs whose PEXT is slow, gives
+    /// what the instruction gives, on masks sparse and dense.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_by_bits_is_pext() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return;
+        }
+        let mut rng = Rng::new(5);
+        for round in 0..20_000 {
+            let word = |rng: &mut Rng| {
+                (0..4).fold(0u64, |w, _| w << 16 | rng.below(1 << 16) as u64)
+            };
+            let x = word(&mut rng);
+            let mut mask = word(&mut rng);
+            for _ in 0..round % 4 {
+                mask &= word(&mut rng);
+            }
+            // SAFETY: the CPU has BMI2 (tested above).
+            let want = unsafe { std::arch::x86_64::_pext_u64(x, mask) };
+            assert_eq!(avx2::pext(x, mask), want, "{x:x} {mask:x}");
+        }
+    }
 
     /// Everything a scan says about a line, for comparing two scans.
     fn summary(scan: &LineScan) -> String {
@@ -1062,6 +1185,19 @@ mod tests {
 
     #[test]
     fn vector_and_byte_reading_agree_at_every_length() {
+        vector_and_byte_reading_agree();
+        // As on a CPU whose PEXT is slow (other tests may read so too
+        // meanwhile: the same).
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::sync::atomic::Ordering;
+            avx2::FAST.store(2, Ordering::Relaxed);
+            vector_and_byte_reading_agree();
+            avx2::FAST.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn vector_and_byte_reading_agree() {
         let mut rng = Rng::new(17);
         for len in (0..=300).chain([MAX_LEN - 2, MAX_LEN - 1]) {
             for round in 0..30 {
