@@ -36,7 +36,7 @@ pub(super) enum Class {
 }
 
 /// The class of every byte.
-pub(super) static CLASS: [Class; 256] = {
+pub(super) const CLASS: [Class; 256] = {
     let mut t = [Class::Other; 256];
     let mut b = 0;
     while b < 256 {
@@ -112,7 +112,7 @@ fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 }
 
 /// The bytes of a tag name: `A-Z a-z 0-9 _`.
-static NAME: [bool; 256] = {
+const NAME: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {

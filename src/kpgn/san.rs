@@ -149,7 +149,7 @@ const EQUALS: u8 = 11; // =
 const CHECK: u8 = 12; // + #
 const GLYPH: u8 = 13; // ! ?
 
-static CLASS: [u8; 256] = {
+const CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
     let mut b = 0;
     while b < 256 {
@@ -236,7 +236,7 @@ const MARKED8: u64 =
     1 << PAWN8 | 1 << CHECKED8 | 1 << GLYPH1_8 | 1 << GLYPH2_8;
 
 /// The accepting states: `[marks][side]`, side White, Black, either.
-static ACCEPT: [[u64; 3]; 2] = [
+const ACCEPT: [[u64; 3]; 2] = [
     [BARE | 1 << PAWN1, BARE | 1 << PAWN8, BARE | 1 << PAWN1 | 1 << PAWN8],
     [
         BARE | MARKED | MARKED1,
@@ -245,7 +245,7 @@ static ACCEPT: [[u64; 3]; 2] = [
     ],
 ];
 
-static FLAT: [u8; 1024] = {
+const FLAT: [u8; 1024] = {
     let mut t = [[DEAD; 16]; 64];
     // Marks and glyphs may follow every complete move.
     let mut s = 0;
