@@ -667,7 +667,11 @@ impl<'c> Referee<'c> {
             (&self.view, self.position.as_mut(), pending.hidden)
         {
             let token = &input[pending.span.clone()];
-            if clean_ply(pos, &mut self.checkers, token, c, k) {
+            let tail = match &comment {
+                Some((span, _)) => &input[span.start..],
+                None => &b""[..],
+            };
+            if clean_ply(pos, &mut self.checkers, token, tail, k) {
                 return Ok(());
             }
         }
@@ -710,9 +714,9 @@ impl<'c> Referee<'c> {
 
 /// Judges a ply of an unfiltered record on the path of a record with
 /// nothing wrong: true if the move `token` is legal in `pos`, rightly
-/// marked,
-/// its attempts (in `c`, the comment `k`) illegal and none of them
-/// nonsense, and its announcements and mark what it produced; then the
+/// marked, its attempts (in the comment `k`, at the start of `tail`, the
+/// input from the comment on) illegal and none of them nonsense, and its
+/// announcements and mark what it produced; then the
 /// move is made on `pos`, and `checkers` are the men giving check after
 /// it. False (anything else, or anything written in a way this does not
 /// read, such as white space inside the comment's parentheses) leaves
@@ -723,59 +727,80 @@ fn clean_ply(
     pos: &mut Pos,
     checkers: &mut Bitboard,
     token: &[u8],
-    c: &[u8],
+    tail: &[u8],
     k: Option<&KComment>,
 ) -> bool {
     // The attempts first, then the move and what it produced: less to
     // keep at hand while the attempts are judged.
-    let guard = Guard::new(pos, *checkers);
     if let Some(k) = k {
         if k.listed().is_some_and(|n| n > 0)
-            && !clean_attempts(pos, &guard, &c[k.illegal()])
+            && !clean_attempts(pos, *checkers, &tail[k.illegal()])
         {
             return false;
         }
     }
-    let (w, mark) = written(token);
-    let Some(m) = quick_find(pos, &guard, &w) else { return false };
     let (taken, checks) = match k {
-        Some(k) => match quick_codes(&c[k.response()]) {
-            Some(codes) => codes,
+        Some(k) => match quick_codes(&tail[k.response()]) {
+            Some((taken, checks)) => (taken.into_iter().collect(), checks),
             None => return false,
         },
-        None => (None, Codes::default()),
+        None => (Bitboard::EMPTY, Codes::default()),
     };
-    if m.taken.map(|(_, sq)| sq) != taken {
-        return false;
-    }
-    let after = pos.checks_after(&m);
-    if after.is_empty() {
-        if mark != Mark::None || checks != Codes::default() {
-            return false;
+    let (w, mark) = written(token);
+    // The move is made on `pos`, which is put back if anything is wrong.
+    let before = pos.clone();
+    let made = match w {
+        Written::Move { role, from, capture, to, promotion } => {
+            pos.quick_move(role, from, capture, to, promotion)
         }
-        pos.play(&m);
-        *checkers = after;
-        return true;
-    }
-    if mark == Mark::None {
+        Written::Castle(side) => castled(pos, side),
+    };
+    let after = pos.checkers();
+    let right = match made {
+        Some(made) => {
+            made == taken
+                && if after.is_empty() {
+                    mark == Mark::None && checks == Codes::default()
+                } else {
+                    clean_check(pos, after, mark, checks)
+                }
+        }
+        None => false,
+    };
+    if !right {
+        *pos = before;
         return false;
     }
-    // A check: its codes, and whether it mates, on the position after.
-    let mut next = pos.clone();
-    next.play(&m);
-    if check_codes(&next, after) != checks {
+    *checkers = after;
+    true
+}
+
+/// Makes the castling to `side` on `pos`, if it is legal: then the man it
+/// took (none).
+#[inline(never)]
+fn castled(pos: &mut Pos, side: CastlingSide) -> Option<Bitboard> {
+    let m = pos.castle(side)?;
+    pos.play(&pos.made(&m));
+    Some(Bitboard::EMPTY)
+}
+
+/// Whether a move that gives check with `checkers`, leading to `next`,
+/// is marked `mark` and announced `checks` as it should be.
+#[inline(never)]
+fn clean_check(
+    next: &Pos,
+    checkers: Bitboard,
+    mark: Mark,
+    checks: Codes,
+) -> bool {
+    if mark == Mark::None || check_codes(next, checkers) != checks {
         return false;
     }
-    let gives = match has_legal_move(&next) {
+    let gives = match has_legal_move(next) {
         true => Mark::Check,
         false => Mark::Mate,
     };
-    if gives != mark {
-        return false;
-    }
-    *pos = next;
-    *checkers = after;
-    true
+    gives == mark
 }
 
 /// The announcements `codes` (the part of a Kriegspiel comment before
@@ -813,19 +838,16 @@ fn quick_codes(codes: &[u8]) -> Option<(Option<Square>, Codes)> {
 }
 
 /// Whether each of the attempts in `list` (comma-separated, as written)
-/// is illegal in `pos` (whose guard is `guard`) and no nonsense; false
-/// also for an attempt with white space around it.
+/// is illegal in `pos` (whose men giving check are `checkers`) and no
+/// nonsense; false also for an attempt with white space around it.
 #[inline(always)]
-fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
+fn clean_attempts(pos: &Pos, checkers: Bitboard, list: &[u8]) -> bool {
     let side = pos.turn;
     let pawns = pos.by_piece(side, Role::Pawn);
     // Where a pawn's capture finds nothing to take: an empty square, not
     // the one passed by a double step, off the first and last ranks (a
     // capture there is no nonsense only with a promotion).
-    let mut bare = !pos.occupied() & Bitboard(0x00ff_ffff_ffff_ff00);
-    if let Some(ep) = pos.ep {
-        bare.discard(ep);
-    }
+    let bare = !pos.occupied() & !pos.ep & Bitboard(0x00ff_ffff_ffff_ff00);
     let back = side.fold_wb(1, 0xff);
     let n = list.len();
     let mut i = 0;
@@ -846,18 +868,19 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
         }
         let end = rest.iter().position(|&b| b == b',').unwrap_or(rest.len());
         i += end + 1;
-        if !clean_attempt(pos, guard, &rest[..end]) {
+        if !clean_attempt(pos, checkers, &rest[..end]) {
             return false;
         }
     }
     true
 }
 
-/// Whether the attempt `t` is illegal in `pos` (whose guard is `guard`)
-/// and no nonsense; false also for an attempt with white space around
-/// it.
+/// Whether the attempt `t` is illegal in `pos` (whose men giving check
+/// are `checkers`) and no nonsense; false also for an attempt with white
+/// space around it.
 #[inline(never)]
-fn clean_attempt(pos: &Pos, guard: &Guard, t: &[u8]) -> bool {
+fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
+    let guard = &Guard::new(pos, checkers);
     // A man's move with no file or rank to tell where from (`Kf2`,
     // `Qxh5`), the usual attempt after a pawn's capture: no nonsense if
     // a man of its kind could go there on a board of the mover's men
@@ -1415,7 +1438,7 @@ impl Sink for Referee<'_> {
                     pos,
                     &mut self.checkers,
                     &input[pending.span.clone()],
-                    &input[span.clone()],
+                    &input[span.start..],
                     Some(k),
                 )
             {
