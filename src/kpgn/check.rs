@@ -24,6 +24,7 @@
 //! alone (a rook moving diagonally, a black pawn to e7 from nowhere) is
 //! nonsense: a warning, or a fault with `strict`.
 
+use std::hint::select_unpredictable;
 use std::ops::Range;
 
 use shakmaty::attacks;
@@ -35,7 +36,8 @@ use shakmaty::{
 
 use super::comment::KComment;
 use super::pos::{
-    attacks_of, has_legal_move, legal_among, legal_froms, Guard, Made, Pos,
+    attacks_of, has_legal_move, legal_among, legal_froms, when, Guard, Made,
+    Pos,
 };
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
@@ -85,13 +87,41 @@ enum Mark {
     Mate,
 }
 
-/// Reads a token that the reader found to be Kriegspiel SAN.
+/// The kind of man that a SAN token's first byte names (a file: a pawn).
+static ROLE_OF: [Role; 256] = {
+    let mut role = [Role::Pawn; 256];
+    role[b'K' as usize] = Role::King;
+    role[b'Q' as usize] = Role::Queen;
+    role[b'R' as usize] = Role::Rook;
+    role[b'B' as usize] = Role::Bishop;
+    role[b'N' as usize] = Role::Knight;
+    role
+};
+
+/// The squares that a file or a rank written before a move's target
+/// square leaves it to come from (every square for any other byte).
+static FROM_OF: [Bitboard; 256] = {
+    let mut from = [Bitboard::FULL; 256];
+    let mut i = 0;
+    while i < 8 {
+        from[b'a' as usize + i] = Bitboard(0x0101_0101_0101_0101 << i);
+        from[b'1' as usize + i] = Bitboard(0xff << (8 * i));
+        i += 1;
+    }
+    from
+};
+
+/// Reads a token that the reader found to be Kriegspiel SAN. The usual
+/// token, which ends in its target square's rank, read by table lookups
+/// and without a branch on its kind of man, capture or file and rank of
+/// departure.
 #[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
     let mut n = token.len();
     let mut mark = Mark::None;
+    let mut promotion = None;
     // A token that ends in its target square's rank has no glyph, no
-    // check mark, and is no castling.
+    // check mark, no promotion, and is no castling.
     if !matches!(token[n - 1], b'1'..=b'8') {
         while matches!(token[n - 1], b'!' | b'?') {
             n -= 1;
@@ -112,34 +142,24 @@ fn written(token: &[u8]) -> (Written, Mark) {
             };
             return (Written::Castle(side), mark);
         }
+        if token[n - 2] == b'=' {
+            promotion = Some(promoted(token[n - 1]));
+            n -= 2;
+        }
     }
     let body = &token[..n];
-    let (body, promotion) = match body {
-        [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
-        _ => (body, None),
-    };
-    let n = body.len();
     let to = square(body[n - 2], body[n - 1]);
-    let (role, start) = match body[0] {
-        b'K' => (Role::King, 1),
-        b'Q' => (Role::Queen, 1),
-        b'R' => (Role::Rook, 1),
-        b'B' => (Role::Bishop, 1),
-        b'N' => (Role::Knight, 1),
-        _ => (Role::Pawn, 0),
+    let role = ROLE_OF[usize::from(body[0])];
+    let start = usize::from(role != Role::Pawn);
+    // `Nf3` or `e4`: the byte three from the end is no `x`.
+    let capture = body[n.saturating_sub(3)] == b'x';
+    // The file and rank of departure written (0, 1 or 2 of them).
+    let head = n.wrapping_sub(2 + start + usize::from(capture));
+    let from_of = |at: usize, written: bool| {
+        let from = FROM_OF[usize::from(body[at])];
+        select_unpredictable(written, from, Bitboard::FULL)
     };
-    let mut head = &body[start..n - 2];
-    let capture = matches!(head, [.., b'x']);
-    if capture {
-        head = &head[..head.len() - 1];
-    }
-    let mut from = Bitboard::FULL;
-    for &b in head {
-        from &= match b {
-            b'a'..=b'h' => Bitboard::from_file(File::new(u32::from(b - b'a'))),
-            _ => Bitboard::from_rank(Rank::new(u32::from(b - b'1'))),
-        };
-    }
+    let from = from_of(start, head > 0) & from_of(start + 1, head > 1);
     (Written::Move { role, from, capture, to, promotion }, mark)
 }
 
@@ -740,9 +760,12 @@ fn clean_ply(
         }
     }
     let (taken, checks) = match k {
-        Some(k) => match quick_codes(&tail[k.response()]) {
-            Some((taken, checks)) => (taken.into_iter().collect(), checks),
-            None => return false,
+        Some(k) => match plain_codes(tail, k) {
+            Some(taken) => (taken, Codes::default()),
+            None => match quick_codes(&tail[k.response()]) {
+                Some((taken, checks)) => (taken.into_iter().collect(), checks),
+                None => return false,
+            },
         },
         None => (Bitboard::EMPTY, Codes::default()),
     };
@@ -801,6 +824,25 @@ fn clean_check(
         false => Mark::Mate,
     };
     gives == mark
+}
+
+/// The square of the capture announced in the comment `k` (at the start
+/// of `tail`), empty if none, where it announces nothing else (no check)
+/// and is written with no white space: `(:` or `(Xe5:`; `None` for
+/// anything else. Read without a branch on whether a capture is
+/// announced.
+#[inline(always)]
+fn plain_codes(tail: &[u8], k: &KComment) -> Option<Bitboard> {
+    let codes = k.response();
+    // The comment goes on after its announcements (`:`, `)`, `}`).
+    let Some(&[x, f, r]) = tail.get(codes.start..codes.start + 3) else {
+        return None;
+    };
+    let n = codes.len();
+    if !select_unpredictable(n == 3, x == b'X', n == 0) {
+        return None;
+    }
+    Some(when(n == 3, Bitboard::from_square(square(f, r))))
 }
 
 /// The announcements `codes` (the part of a Kriegspiel comment before
@@ -1624,5 +1666,122 @@ mod tests {
         for (token, w, mark) in cases {
             assert_eq!(written(token.as_bytes()), (w, mark), "{token}");
         }
+    }
+
+    /// How `written` read a token before it read by tables: the head
+    /// (file and rank of departure, capture) byte by byte.
+    fn written_by_bytes(token: &[u8]) -> (Written, Mark) {
+        let mut n = token.len();
+        let mut mark = Mark::None;
+        if !matches!(token[n - 1], b'1'..=b'8') {
+            while matches!(token[n - 1], b'!' | b'?') {
+                n -= 1;
+            }
+            mark = match token[n - 1] {
+                b'+' => Mark::Check,
+                b'#' => Mark::Mate,
+                _ => Mark::None,
+            };
+            if mark != Mark::None {
+                n -= 1;
+            }
+            if matches!(token[0], b'O' | b'0') {
+                let side = if n == 5 {
+                    CastlingSide::QueenSide
+                } else {
+                    CastlingSide::KingSide
+                };
+                return (Written::Castle(side), mark);
+            }
+        }
+        let body = &token[..n];
+        let (body, promotion) = match body {
+            [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
+            _ => (body, None),
+        };
+        let n = body.len();
+        let to = square(body[n - 2], body[n - 1]);
+        let (role, start) = match body[0] {
+            b'K' => (Role::King, 1),
+            b'Q' => (Role::Queen, 1),
+            b'R' => (Role::Rook, 1),
+            b'B' => (Role::Bishop, 1),
+            b'N' => (Role::Knight, 1),
+            _ => (Role::Pawn, 0),
+        };
+        let mut head = &body[start..n - 2];
+        let capture = matches!(head, [.., b'x']);
+        if capture {
+            head = &head[..head.len() - 1];
+        }
+        let mut from = Bitboard::FULL;
+        for &b in head {
+            from &= match b {
+                b'a'..=b'h' => {
+                    Bitboard::from_file(File::new(u32::from(b - b'a')))
+                }
+                _ => Bitboard::from_rank(Rank::new(u32::from(b - b'1'))),
+            };
+        }
+        (Written::Move { role, from, capture, to, promotion }, mark)
+    }
+
+    /// `written` reads every token of Kriegspiel SAN as it was read byte
+    /// by byte: every kind of man, file and rank of departure, capture,
+    /// target square, promotion, check mark and glyph.
+    #[test]
+    fn written_by_tables_reads_as_by_bytes() {
+        let mut tokens = 0;
+        for man in ["", "K", "Q", "R", "B", "N"] {
+            let heads: Vec<String> = if man.is_empty() {
+                ["", "a", "e", "h"].map(String::from).to_vec()
+            } else {
+                let mut heads = vec![String::new()];
+                for f in ["a", "d", "h"] {
+                    heads.push(f.into());
+                    for r in ["1", "5", "8"] {
+                        heads.push(r.into());
+                        heads.push(format!("{f}{r}"));
+                    }
+                }
+                heads
+            };
+            for head in &heads {
+                for x in ["", "x"] {
+                    for to in Square::ALL {
+                        for promotion in ["", "=Q", "=N", "=R", "=B"] {
+                            if !man.is_empty() && !promotion.is_empty() {
+                                continue;
+                            }
+                            for mark in ["", "+", "#"] {
+                                for glyph in ["", "!", "?", "!!", "??", "!?"] {
+                                    let token = format!(
+                                        "{man}{head}{x}{to}{promotion}{mark}{glyph}"
+                                    );
+                                    let token = token.as_bytes();
+                                    assert_eq!(
+                                        written(token),
+                                        written_by_bytes(token),
+                                        "{}",
+                                        String::from_utf8_lossy(token)
+                                    );
+                                    tokens += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for castle in ["O-O", "O-O-O", "0-0", "0-0-0"] {
+            for mark in ["", "+", "#"] {
+                for glyph in ["", "!", "?!"] {
+                    let token = format!("{castle}{mark}{glyph}");
+                    let token = token.as_bytes();
+                    assert_eq!(written(token), written_by_bytes(token));
+                }
+            }
+        }
+        assert!(tokens > 250_000, "{tokens}");
     }
 }
