@@ -88,7 +88,7 @@ enum Mark {
 }
 
 /// The kind of man that a SAN token's first byte names (a file: a pawn).
-static ROLE_OF: [Role; 256] = {
+const ROLE_OF: [Role; 256] = {
     let mut role = [Role::Pawn; 256];
     role[b'K' as usize] = Role::King;
     role[b'Q' as usize] = Role::Queen;
@@ -100,7 +100,7 @@ static ROLE_OF: [Role; 256] = {
 
 /// The squares that a file or a rank written before a move's target
 /// square leaves it to come from (every square for any other byte).
-static FROM_OF: [Bitboard; 256] = {
+const FROM_OF: [Bitboard; 256] = {
     let mut from = [Bitboard::FULL; 256];
     let mut i = 0;
     while i < 8 {
@@ -922,6 +922,22 @@ fn clean_attempts(pos: &Pos, checkers: Bitboard, list: &[u8]) -> bool {
 /// space around it.
 #[inline(never)]
 fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
+    // A king's step (`Kf2`, `Kxf2`), the usual attempt of a man: no
+    // nonsense if the king is next to the square, not one of its side's
+    // men, and illegal if the square is attacked once the king stands
+    // there.
+    if let [b'K', f @ b'a'..=b'h', r @ b'1'..=b'8']
+    | [b'K', b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] = *t
+    {
+        let to = square(f, r);
+        let own = pos.by_color(pos.turn);
+        let king = (own & pos.by_role(Role::King)).first();
+        if let Some(king) = king.filter(|&king| {
+            attacks::king_attacks(king).contains(to) && !own.contains(to)
+        }) {
+            return !pos.may_go(Role::King, king, to);
+        }
+    }
     let guard = &Guard::new(pos, checkers);
     // A man's move with no file or rank to tell where from (`Kf2`,
     // `Qxh5`), the usual attempt after a pawn's capture: no nonsense if

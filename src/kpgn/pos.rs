@@ -86,7 +86,7 @@ pub(super) fn when(b: bool, men: Bitboard) -> Bitboard {
 /// takes away: a rook's own, both of a side when its king leaves its
 /// square. (A side that may castle has its king on its own square, so a
 /// king moving from elsewhere takes none.)
-static CASTLING_LOST: [Bitboard; 64] = {
+const CASTLING_LOST: [Bitboard; 64] = {
     let mut lost = [Bitboard::EMPTY; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -112,7 +112,7 @@ struct Sided {
 }
 
 /// [`Sided`] for Black and White (`Color as usize`).
-static SIDED: [Sided; 2] = {
+const SIDED: [Sided; 2] = {
     const fn sided(side: Color) -> Sided {
         let mut pawn_from = [Bitboard::EMPTY; 64];
         let mut sq = 0;
@@ -440,6 +440,24 @@ impl Pos {
         Some(taken)
     }
 
+    /// Whether the man of kind `role` of the side to move on `from` may go
+    /// to `to`, which it reaches on the board and where no man of its side
+    /// stands: whether its king is then out of every attack.
+    #[inline(always)]
+    pub fn may_go(&self, role: Role, from: Square, to: Square) -> bool {
+        let target = Bitboard::from_square(to);
+        let them = self.them & !target;
+        let occupied =
+            (self.occupied() ^ Bitboard::from_square(from)) | target;
+        let king = match role {
+            Role::King => Some(to),
+            _ => (self.us & self.by_role(Role::King)).first(),
+        };
+        king.is_none_or(|king| {
+            self.attackers(king, them, !self.turn, occupied).is_empty()
+        })
+    }
+
     /// The castling to `side` of the side to move, if it is legal
     /// (standard chess: the king on its own square, the rook in its
     /// corner; shakmaty's rules, the squares between them empty, the
@@ -692,6 +710,7 @@ mod tests {
     /// from, for every kind of man, every square and every capture mark,
     /// `Pos::quick_move` makes the move when there is one (the position
     /// after it, the man taken, the men giving check then) or leaves it,
+    /// `Pos::may_go` tells which men that reach a square may go there,
     /// `Pos::castle` its castlings, `has_legal_move` whether there is
     /// one, and `Pos::play` and `Pos::checkers` agree with shakmaty's,
     /// in the positions of random games (pins, checks, double checks, en
@@ -827,6 +846,37 @@ mod tests {
                                 "{fen} {m}"
                             );
                         }
+                    }
+                }
+                for role in [
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::Rook,
+                    Role::Queen,
+                    Role::King,
+                ] {
+                    let (side, other) = (ours.turn, !ours.turn);
+                    let men = ours.by_piece(side, role);
+                    for to in Square::ALL {
+                        if ours.by_color(side).contains(to) {
+                            continue;
+                        }
+                        let reach =
+                            men & attacks_of(to, other, role, ours.occupied());
+                        let may: Bitboard = reach
+                            .into_iter()
+                            .filter(|&from| ours.may_go(role, from, to))
+                            .collect();
+                        let want = legal_froms(
+                            &ours,
+                            &guard,
+                            role,
+                            Bitboard::FULL,
+                            None,
+                            to,
+                            None,
+                        );
+                        assert_eq!(may, want, "{role:?} to {to}");
                     }
                 }
                 for m in &legal {
