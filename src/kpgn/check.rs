@@ -123,23 +123,9 @@ fn written(token: &[u8]) -> (Written, Mark) {
     // A token that ends in its target square's rank has no glyph, no
     // check mark, no promotion, and is no castling.
     if !matches!(token[n - 1], b'1'..=b'8') {
-        while matches!(token[n - 1], b'!' | b'?') {
-            n -= 1;
-        }
-        mark = match token[n - 1] {
-            b'+' => Mark::Check,
-            b'#' => Mark::Mate,
-            _ => Mark::None,
-        };
-        if mark != Mark::None {
-            n -= 1;
-        }
-        if matches!(token[0], b'O' | b'0') {
-            let side = if n == 5 {
-                CastlingSide::QueenSide
-            } else {
-                CastlingSide::KingSide
-            };
+        let castle;
+        (n, mark, castle) = ending(token);
+        if let Some(side) = castle {
             return (Written::Castle(side), mark);
         }
         if token[n - 2] == b'=' {
@@ -161,6 +147,31 @@ fn written(token: &[u8]) -> (Written, Mark) {
     };
     let from = from_of(start, head > 0) & from_of(start + 1, head > 1);
     (Written::Move { role, from, capture, to, promotion }, mark)
+}
+
+/// The end of a token that does not end in its target square's rank: the
+/// length of what stands before its glyphs and check mark, the mark, and
+/// the side of a castling.
+#[inline(always)]
+fn ending(token: &[u8]) -> (usize, Mark, Option<CastlingSide>) {
+    let mut n = token.len();
+    while matches!(token[n - 1], b'!' | b'?') {
+        n -= 1;
+    }
+    let mark = match token[n - 1] {
+        b'+' => Mark::Check,
+        b'#' => Mark::Mate,
+        _ => Mark::None,
+    };
+    if mark != Mark::None {
+        n -= 1;
+    }
+    let castle = matches!(token[0], b'O' | b'0').then_some(if n == 5 {
+        CastlingSide::QueenSide
+    } else {
+        CastlingSide::KingSide
+    });
+    (n, mark, castle)
 }
 
 /// The square written `fr` (file, rank).
@@ -1690,23 +1701,9 @@ mod tests {
         let mut n = token.len();
         let mut mark = Mark::None;
         if !matches!(token[n - 1], b'1'..=b'8') {
-            while matches!(token[n - 1], b'!' | b'?') {
-                n -= 1;
-            }
-            mark = match token[n - 1] {
-                b'+' => Mark::Check,
-                b'#' => Mark::Mate,
-                _ => Mark::None,
-            };
-            if mark != Mark::None {
-                n -= 1;
-            }
-            if matches!(token[0], b'O' | b'0') {
-                let side = if n == 5 {
-                    CastlingSide::QueenSide
-                } else {
-                    CastlingSide::KingSide
-                };
+            let castle;
+            (n, mark, castle) = ending(token);
+            if let Some(side) = castle {
                 return (Written::Castle(side), mark);
             }
         }
