@@ -24,6 +24,7 @@
 //! alone (a rook moving diagonally, a black pawn to e7 from nowhere) is
 //! nonsense: a warning, or a fault with `strict`.
 
+use std::hint::select_unpredictable;
 use std::ops::Range;
 
 use shakmaty::attacks;
@@ -35,7 +36,8 @@ use shakmaty::{
 
 use super::comment::KComment;
 use super::pos::{
-    attacks_of, has_legal_move, legal_among, legal_froms, Guard, Made, Pos,
+    attacks_of, has_legal_move, legal_among, legal_froms, when, Guard, Made,
+    Pos,
 };
 use super::read::{Core, Fault, Item, Reader, Sink};
 use super::Side;
@@ -85,62 +87,91 @@ enum Mark {
     Mate,
 }
 
-/// Reads a token that the reader found to be Kriegspiel SAN.
+/// The kind of man that a SAN token's first byte names (a file: a pawn).
+const ROLE_OF: [Role; 256] = {
+    let mut role = [Role::Pawn; 256];
+    role[b'K' as usize] = Role::King;
+    role[b'Q' as usize] = Role::Queen;
+    role[b'R' as usize] = Role::Rook;
+    role[b'B' as usize] = Role::Bishop;
+    role[b'N' as usize] = Role::Knight;
+    role
+};
+
+/// The squares that a file or a rank written before a move's target
+/// square leaves it to come from (every square for any other byte).
+const FROM_OF: [Bitboard; 256] = {
+    let mut from = [Bitboard::FULL; 256];
+    let mut i = 0;
+    while i < 8 {
+        from[b'a' as usize + i] = Bitboard(0x0101_0101_0101_0101 << i);
+        from[b'1' as usize + i] = Bitboard(0xff << (8 * i));
+        i += 1;
+    }
+    from
+};
+
+/// Reads a token that the reader found to be Kriegspiel SAN. The usual
+/// token, which ends in its target square's rank, read by table lookups
+/// and without a branch on its kind of man, capture or file and rank of
+/// departure.
 #[inline(always)]
 fn written(token: &[u8]) -> (Written, Mark) {
     let mut n = token.len();
     let mut mark = Mark::None;
+    let mut promotion = None;
     // A token that ends in its target square's rank has no glyph, no
-    // check mark, and is no castling.
+    // check mark, no promotion, and is no castling.
     if !matches!(token[n - 1], b'1'..=b'8') {
-        while matches!(token[n - 1], b'!' | b'?') {
-            n -= 1;
-        }
-        mark = match token[n - 1] {
-            b'+' => Mark::Check,
-            b'#' => Mark::Mate,
-            _ => Mark::None,
-        };
-        if mark != Mark::None {
-            n -= 1;
-        }
-        if matches!(token[0], b'O' | b'0') {
-            let side = if n == 5 {
-                CastlingSide::QueenSide
-            } else {
-                CastlingSide::KingSide
-            };
+        let castle;
+        (n, mark, castle) = ending(token);
+        if let Some(side) = castle {
             return (Written::Castle(side), mark);
+        }
+        if token[n - 2] == b'=' {
+            promotion = Some(promoted(token[n - 1]));
+            n -= 2;
         }
     }
     let body = &token[..n];
-    let (body, promotion) = match body {
-        [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
-        _ => (body, None),
-    };
-    let n = body.len();
     let to = square(body[n - 2], body[n - 1]);
-    let (role, start) = match body[0] {
-        b'K' => (Role::King, 1),
-        b'Q' => (Role::Queen, 1),
-        b'R' => (Role::Rook, 1),
-        b'B' => (Role::Bishop, 1),
-        b'N' => (Role::Knight, 1),
-        _ => (Role::Pawn, 0),
+    let role = ROLE_OF[usize::from(body[0])];
+    let start = usize::from(role != Role::Pawn);
+    // `Nf3` or `e4`: the byte three from the end is no `x`.
+    let capture = body[n.saturating_sub(3)] == b'x';
+    // The file and rank of departure written (0, 1 or 2 of them).
+    let head = n.wrapping_sub(2 + start + usize::from(capture));
+    let from_of = |at: usize, written: bool| {
+        let from = FROM_OF[usize::from(body[at])];
+        select_unpredictable(written, from, Bitboard::FULL)
     };
-    let mut head = &body[start..n - 2];
-    let capture = matches!(head, [.., b'x']);
-    if capture {
-        head = &head[..head.len() - 1];
-    }
-    let mut from = Bitboard::FULL;
-    for &b in head {
-        from &= match b {
-            b'a'..=b'h' => Bitboard::from_file(File::new(u32::from(b - b'a'))),
-            _ => Bitboard::from_rank(Rank::new(u32::from(b - b'1'))),
-        };
-    }
+    let from = from_of(start, head > 0) & from_of(start + 1, head > 1);
     (Written::Move { role, from, capture, to, promotion }, mark)
+}
+
+/// The end of a token that does not end in its target square's rank: the
+/// length of what stands before its glyphs and check mark, the mark, and
+/// the side of a castling.
+#[inline(always)]
+fn ending(token: &[u8]) -> (usize, Mark, Option<CastlingSide>) {
+    let mut n = token.len();
+    while matches!(token[n - 1], b'!' | b'?') {
+        n -= 1;
+    }
+    let mark = match token[n - 1] {
+        b'+' => Mark::Check,
+        b'#' => Mark::Mate,
+        _ => Mark::None,
+    };
+    if mark != Mark::None {
+        n -= 1;
+    }
+    let castle = matches!(token[0], b'O' | b'0').then_some(if n == 5 {
+        CastlingSide::QueenSide
+    } else {
+        CastlingSide::KingSide
+    });
+    (n, mark, castle)
 }
 
 /// The square written `fr` (file, rank).
@@ -667,7 +698,11 @@ impl<'c> Referee<'c> {
             (&self.view, self.position.as_mut(), pending.hidden)
         {
             let token = &input[pending.span.clone()];
-            if clean_ply(pos, &mut self.checkers, token, c, k) {
+            let tail = match &comment {
+                Some((span, _)) => &input[span.start..],
+                None => &b""[..],
+            };
+            if clean_ply(pos, &mut self.checkers, token, tail, k) {
                 return Ok(());
             }
         }
@@ -710,9 +745,9 @@ impl<'c> Referee<'c> {
 
 /// Judges a ply of an unfiltered record on the path of a record with
 /// nothing wrong: true if the move `token` is legal in `pos`, rightly
-/// marked,
-/// its attempts (in `c`, the comment `k`) illegal and none of them
-/// nonsense, and its announcements and mark what it produced; then the
+/// marked, its attempts (in the comment `k`, at the start of `tail`, the
+/// input from the comment on) illegal and none of them nonsense, and its
+/// announcements and mark what it produced; then the
 /// move is made on `pos`, and `checkers` are the men giving check after
 /// it. False (anything else, or anything written in a way this does not
 /// read, such as white space inside the comment's parentheses) leaves
@@ -723,59 +758,102 @@ fn clean_ply(
     pos: &mut Pos,
     checkers: &mut Bitboard,
     token: &[u8],
-    c: &[u8],
+    tail: &[u8],
     k: Option<&KComment>,
 ) -> bool {
     // The attempts first, then the move and what it produced: less to
     // keep at hand while the attempts are judged.
-    let guard = Guard::new(pos, *checkers);
     if let Some(k) = k {
         if k.listed().is_some_and(|n| n > 0)
-            && !clean_attempts(pos, &guard, &c[k.illegal()])
+            && !clean_attempts(pos, *checkers, &tail[k.illegal()])
         {
             return false;
         }
     }
-    let (w, mark) = written(token);
-    let Some(m) = quick_find(pos, &guard, &w) else { return false };
     let (taken, checks) = match k {
-        Some(k) => match quick_codes(&c[k.response()]) {
-            Some(codes) => codes,
-            None => return false,
+        Some(k) => match plain_codes(tail, k) {
+            Some(taken) => (taken, Codes::default()),
+            None => match quick_codes(&tail[k.response()]) {
+                Some((taken, checks)) => (taken.into_iter().collect(), checks),
+                None => return false,
+            },
         },
-        None => (None, Codes::default()),
+        None => (Bitboard::EMPTY, Codes::default()),
     };
-    if m.taken.map(|(_, sq)| sq) != taken {
-        return false;
-    }
-    let after = pos.checks_after(&m);
-    if after.is_empty() {
-        if mark != Mark::None || checks != Codes::default() {
-            return false;
+    let (w, mark) = written(token);
+    // The move is made on `pos`, which is put back if anything is wrong.
+    let before = pos.clone();
+    let made = match w {
+        Written::Move { role, from, capture, to, promotion } => {
+            pos.quick_move(role, from, capture, to, promotion)
         }
-        pos.play(&m);
-        *checkers = after;
-        return true;
-    }
-    if mark == Mark::None {
+        Written::Castle(side) => castled(pos, side),
+    };
+    let after = pos.checkers();
+    let right = match made {
+        Some(made) => {
+            made == taken
+                && if after.is_empty() {
+                    mark == Mark::None && checks == Codes::default()
+                } else {
+                    clean_check(pos, after, mark, checks)
+                }
+        }
+        None => false,
+    };
+    if !right {
+        *pos = before;
         return false;
     }
-    // A check: its codes, and whether it mates, on the position after.
-    let mut next = pos.clone();
-    next.play(&m);
-    if check_codes(&next, after) != checks {
+    *checkers = after;
+    true
+}
+
+/// Makes the castling to `side` on `pos`, if it is legal: then the man it
+/// took (none).
+#[inline(never)]
+fn castled(pos: &mut Pos, side: CastlingSide) -> Option<Bitboard> {
+    let m = pos.castle(side)?;
+    pos.play(&pos.made(&m));
+    Some(Bitboard::EMPTY)
+}
+
+/// Whether a move that gives check with `checkers`, leading to `next`,
+/// is marked `mark` and announced `checks` as it should be.
+#[inline(never)]
+fn clean_check(
+    next: &Pos,
+    checkers: Bitboard,
+    mark: Mark,
+    checks: Codes,
+) -> bool {
+    if mark == Mark::None || check_codes(next, checkers) != checks {
         return false;
     }
-    let gives = match has_legal_move(&next) {
+    let gives = match has_legal_move(next) {
         true => Mark::Check,
         false => Mark::Mate,
     };
-    if gives != mark {
-        return false;
+    gives == mark
+}
+
+/// The square of the capture announced in the comment `k` (at the start
+/// of `tail`), empty if none, where it announces nothing else (no check)
+/// and is written with no white space: `(:` or `(Xe5:`; `None` for
+/// anything else. Read without a branch on whether a capture is
+/// announced.
+#[inline(always)]
+fn plain_codes(tail: &[u8], k: &KComment) -> Option<Bitboard> {
+    let codes = k.response();
+    // The comment goes on after its announcements (`:`, `)`, `}`).
+    let Some(&[x, f, r]) = tail.get(codes.start..codes.start + 3) else {
+        return None;
+    };
+    let n = codes.len();
+    if !select_unpredictable(n == 3, x == b'X', n == 0) {
+        return None;
     }
-    *pos = next;
-    *checkers = after;
-    true
+    Some(when(n == 3, Bitboard::from_square(square(f, r))))
 }
 
 /// The announcements `codes` (the part of a Kriegspiel comment before
@@ -813,19 +891,16 @@ fn quick_codes(codes: &[u8]) -> Option<(Option<Square>, Codes)> {
 }
 
 /// Whether each of the attempts in `list` (comma-separated, as written)
-/// is illegal in `pos` (whose guard is `guard`) and no nonsense; false
-/// also for an attempt with white space around it.
+/// is illegal in `pos` (whose men giving check are `checkers`) and no
+/// nonsense; false also for an attempt with white space around it.
 #[inline(always)]
-fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
+fn clean_attempts(pos: &Pos, checkers: Bitboard, list: &[u8]) -> bool {
     let side = pos.turn;
     let pawns = pos.by_piece(side, Role::Pawn);
     // Where a pawn's capture finds nothing to take: an empty square, not
     // the one passed by a double step, off the first and last ranks (a
     // capture there is no nonsense only with a promotion).
-    let mut bare = !pos.occupied() & Bitboard(0x00ff_ffff_ffff_ff00);
-    if let Some(ep) = pos.ep {
-        bare.discard(ep);
-    }
+    let bare = !pos.occupied() & !pos.ep & Bitboard(0x00ff_ffff_ffff_ff00);
     let back = side.fold_wb(1, 0xff);
     let n = list.len();
     let mut i = 0;
@@ -846,18 +921,35 @@ fn clean_attempts(pos: &Pos, guard: &Guard, list: &[u8]) -> bool {
         }
         let end = rest.iter().position(|&b| b == b',').unwrap_or(rest.len());
         i += end + 1;
-        if !clean_attempt(pos, guard, &rest[..end]) {
+        if !clean_attempt(pos, checkers, &rest[..end]) {
             return false;
         }
     }
     true
 }
 
-/// Whether the attempt `t` is illegal in `pos` (whose guard is `guard`)
-/// and no nonsense; false also for an attempt with white space around
-/// it.
+/// Whether the attempt `t` is illegal in `pos` (whose men giving check
+/// are `checkers`) and no nonsense; false also for an attempt with white
+/// space around it.
 #[inline(never)]
-fn clean_attempt(pos: &Pos, guard: &Guard, t: &[u8]) -> bool {
+fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
+    // A king's step (`Kf2`, `Kxf2`), the usual attempt of a man: no
+    // nonsense if the king is next to the square, not one of its side's
+    // men, and illegal if the square is attacked once the king stands
+    // there.
+    if let [b'K', f @ b'a'..=b'h', r @ b'1'..=b'8']
+    | [b'K', b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] = *t
+    {
+        let to = square(f, r);
+        let own = pos.by_color(pos.turn);
+        let king = (own & pos.by_role(Role::King)).first();
+        if let Some(king) = king.filter(|&king| {
+            attacks::king_attacks(king).contains(to) && !own.contains(to)
+        }) {
+            return !pos.may_go(Role::King, king, to);
+        }
+    }
+    let guard = &Guard::new(pos, checkers);
     // A man's move with no file or rank to tell where from (`Kf2`,
     // `Qxh5`), the usual attempt after a pawn's capture: no nonsense if
     // a man of its kind could go there on a board of the mover's men
@@ -1416,7 +1508,7 @@ impl Sink for Referee<'_> {
                     pos,
                     &mut self.checkers,
                     &input[pending.span.clone()],
-                    &input[span.clone()],
+                    &input[span.start..],
                     Some(k),
                 )
             {
@@ -1606,5 +1698,108 @@ mod tests {
         for (token, w, mark) in cases {
             assert_eq!(written(token.as_bytes()), (w, mark), "{token}");
         }
+    }
+
+    /// How `written` read a token before it read by tables: the head
+    /// (file and rank of departure, capture) byte by byte.
+    fn written_by_bytes(token: &[u8]) -> (Written, Mark) {
+        let mut n = token.len();
+        let mut mark = Mark::None;
+        if !matches!(token[n - 1], b'1'..=b'8') {
+            let castle;
+            (n, mark, castle) = ending(token);
+            if let Some(side) = castle {
+                return (Written::Castle(side), mark);
+            }
+        }
+        let body = &token[..n];
+        let (body, promotion) = match body {
+            [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
+            _ => (body, None),
+        };
+        let n = body.len();
+        let to = square(body[n - 2], body[n - 1]);
+        let (role, start) = match body[0] {
+            b'K' => (Role::King, 1),
+            b'Q' => (Role::Queen, 1),
+            b'R' => (Role::Rook, 1),
+            b'B' => (Role::Bishop, 1),
+            b'N' => (Role::Knight, 1),
+            _ => (Role::Pawn, 0),
+        };
+        let mut head = &body[start..n - 2];
+        let capture = matches!(head, [.., b'x']);
+        if capture {
+            head = &head[..head.len() - 1];
+        }
+        let mut from = Bitboard::FULL;
+        for &b in head {
+            from &= match b {
+                b'a'..=b'h' => {
+                    Bitboard::from_file(File::new(u32::from(b - b'a')))
+                }
+                _ => Bitboard::from_rank(Rank::new(u32::from(b - b'1'))),
+            };
+        }
+        (Written::Move { role, from, capture, to, promotion }, mark)
+    }
+
+    /// `written` reads every token of Kriegspiel SAN as it was read byte
+    /// by byte: every kind of man, file and rank of departure, capture,
+    /// target square, promotion, check mark and glyph.
+    #[test]
+    fn written_by_tables_reads_as_by_bytes() {
+        let mut tokens = 0;
+        for man in ["", "K", "Q", "R", "B", "N"] {
+            let heads: Vec<String> = if man.is_empty() {
+                ["", "a", "e", "h"].map(String::from).to_vec()
+            } else {
+                let mut heads = vec![String::new()];
+                for f in ["a", "d", "h"] {
+                    heads.push(f.into());
+                    for r in ["1", "5", "8"] {
+                        heads.push(r.into());
+                        heads.push(format!("{f}{r}"));
+                    }
+                }
+                heads
+            };
+            for head in &heads {
+                for x in ["", "x"] {
+                    for to in Square::ALL {
+                        for promotion in ["", "=Q", "=N", "=R", "=B"] {
+                            if !man.is_empty() && !promotion.is_empty() {
+                                continue;
+                            }
+                            for mark in ["", "+", "#"] {
+                                for glyph in ["", "!", "?", "!!", "??", "!?"] {
+                                    let token = format!(
+                                        "{man}{head}{x}{to}{promotion}{mark}{glyph}"
+                                    );
+                                    let token = token.as_bytes();
+                                    assert_eq!(
+                                        written(token),
+                                        written_by_bytes(token),
+                                        "{}",
+                                        String::from_utf8_lossy(token)
+                                    );
+                                    tokens += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for castle in ["O-O", "O-O-O", "0-0", "0-0-0"] {
+            for mark in ["", "+", "#"] {
+                for glyph in ["", "!", "?!"] {
+                    let token = format!("{castle}{mark}{glyph}");
+                    let token = token.as_bytes();
+                    assert_eq!(written(token), written_by_bytes(token));
+                }
+            }
+        }
+        assert!(tokens > 250_000, "{tokens}");
     }
 }

@@ -38,17 +38,21 @@ pub(super) struct Made {
 /// A position of chess, as the referee keeps it.
 #[derive(Clone, Debug)]
 pub(super) struct Pos {
-    /// The men of each kind (`Role as usize - 1`) and of each side
-    /// (`Color as usize`).
+    /// The men of each kind (`Role as usize - 1`), of both sides.
     roles: [Bitboard; 6],
-    colors: [Bitboard; 2],
+    /// The men of the side to move, and of the other side: named by the
+    /// turn, not by the colour, so that a move reads and writes them
+    /// without looking at its side.
+    us: Bitboard,
+    them: Bitboard,
     pub turn: Color,
     /// The rooks whose side may still castle (on a1, h1, a8, h8, their
     /// king on its own square).
     pub castling: Bitboard,
     /// The square a pawn passed in a double step just made (whether or
-    /// not a pawn could take it en passant).
-    pub ep: Option<Square>,
+    /// not a pawn could take it en passant), or none: a bitboard of one
+    /// square or empty, so that a move sets it without a branch.
+    pub ep: Bitboard,
 }
 
 /// The squares `piece` attacks from `sq`, with `occupied` the men on the
@@ -70,6 +74,65 @@ pub(super) fn attacks_of(
     }
 }
 
+/// `men` if `b`, else none: a choice made without a branch (the compiler
+/// is told that `b` is unpredictable, so that it neither branches nor
+/// skips the loading of `men`).
+#[inline(always)]
+pub(super) fn when(b: bool, men: Bitboard) -> Bitboard {
+    std::hint::select_unpredictable(b, men, Bitboard::EMPTY)
+}
+
+/// The castling rights (the rooks' squares) that a man leaving `sq`
+/// takes away: a rook's own, both of a side when its king leaves its
+/// square. (A side that may castle has its king on its own square, so a
+/// king moving from elsewhere takes none.)
+const CASTLING_LOST: [Bitboard; 64] = {
+    let mut lost = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        lost[sq] = Bitboard(1 << sq);
+        sq += 1;
+    }
+    lost[Square::E1 as usize] = Bitboard(1 << 0 | 1 << 7);
+    lost[Square::E8 as usize] = Bitboard(1 << 56 | 1 << 63);
+    lost
+};
+
+/// What a pawn's moves need of its side.
+struct Sided {
+    /// A rank forward and back: a rotation of a bitboard (what wraps round
+    /// the board is never a pawn's square).
+    ahead: u32,
+    behind: u32,
+    /// The rank its pawns start on, the rank they promote on.
+    start: Bitboard,
+    last: Bitboard,
+    /// The squares from which a pawn of the side takes on each square.
+    pawn_from: [Bitboard; 64],
+}
+
+/// [`Sided`] for Black and White (`Color as usize`).
+const SIDED: [Sided; 2] = {
+    const fn sided(side: Color) -> Sided {
+        let mut pawn_from = [Bitboard::EMPTY; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            pawn_from[sq] =
+                attacks::pawn_attacks(side.other(), Square::new(sq as u32));
+            sq += 1;
+        }
+        let white = matches!(side, Color::White);
+        Sided {
+            ahead: if white { 8 } else { 56 },
+            behind: if white { 56 } else { 8 },
+            start: Bitboard(if white { 0xff00 } else { 0xff << 48 }),
+            last: Bitboard(if white { 0xff << 56 } else { 0xff }),
+            pawn_from,
+        }
+    }
+    [sided(Color::Black), sided(Color::White)]
+};
+
 /// Whether `a` and `b` share a file or a rank (else, on one line, a
 /// diagonal).
 #[inline(always)]
@@ -83,13 +146,11 @@ impl Pos {
         let board = pos.board();
         Pos {
             roles: Role::ALL.map(|role| board.by_role(role)),
-            colors: [
-                board.by_color(Color::Black),
-                board.by_color(Color::White),
-            ],
+            us: board.by_color(pos.turn()),
+            them: board.by_color(!pos.turn()),
             turn: pos.turn(),
             castling: pos.castles().castling_rights(),
-            ep: pos.maybe_ep_square(),
+            ep: pos.maybe_ep_square().into_iter().collect(),
         }
     }
 
@@ -98,7 +159,10 @@ impl Pos {
         let [pawn, knight, bishop, rook, queen, king] = self.roles;
         Board::try_from_bitboards(
             ByRole { pawn, knight, bishop, rook, queen, king },
-            ByColor { black: self.colors[0], white: self.colors[1] },
+            ByColor {
+                black: self.by_color(Color::Black),
+                white: self.by_color(Color::White),
+            },
         )
         .expect("bitboards kept consistent")
     }
@@ -109,7 +173,7 @@ impl Pos {
         setup.board = self.board();
         setup.turn = self.turn;
         setup.castling_rights = self.castling;
-        setup.ep_square = self.ep;
+        setup.ep_square = self.ep.first();
         match Chess::from_setup(setup, CastlingMode::Standard) {
             Ok(pos) => pos,
             Err(e) => e
@@ -121,7 +185,11 @@ impl Pos {
     /// The men of `color`.
     #[inline(always)]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.colors[color as usize]
+        if color == self.turn {
+            self.us
+        } else {
+            self.them
+        }
     }
 
     /// The men of kind `role`, of both sides.
@@ -139,7 +207,7 @@ impl Pos {
     /// Every man on the board.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.colors[0] | self.colors[1]
+        self.us | self.them
     }
 
     /// The square of the king of `color` (a position has one of each:
@@ -167,23 +235,37 @@ impl Pos {
         attacker: Color,
         occupied: Bitboard,
     ) -> Bitboard {
+        self.attackers(sq, self.by_color(attacker), attacker, occupied)
+    }
+
+    /// The men among `men` (of `attacker`) that attack `sq`, with
+    /// `occupied` the men on the board.
+    #[inline(always)]
+    fn attackers(
+        &self,
+        sq: Square,
+        men: Bitboard,
+        attacker: Color,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let queens = self.by_role(Role::Queen);
-        self.by_color(attacker)
-            & ((attacks::rook_attacks(sq, occupied)
-                & (self.by_role(Role::Rook) | queens))
-                | (attacks::bishop_attacks(sq, occupied)
-                    & (self.by_role(Role::Bishop) | queens))
-                | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
-                | (attacks::king_attacks(sq) & self.by_role(Role::King))
-                | (attacks::pawn_attacks(!attacker, sq)
-                    & self.by_role(Role::Pawn)))
+        men & ((attacks::rook_attacks(sq, occupied)
+            & (self.by_role(Role::Rook) | queens))
+            | (attacks::bishop_attacks(sq, occupied)
+                & (self.by_role(Role::Bishop) | queens))
+            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(!attacker, sq)
+                & self.by_role(Role::Pawn)))
     }
 
     /// The men of the side not to move that attack the king of the side
     /// to move.
     pub fn checkers(&self) -> Bitboard {
-        match self.king_of(self.turn) {
-            Some(king) => self.attacks_to(king, !self.turn, self.occupied()),
+        match (self.by_role(Role::King) & self.us).first() {
+            Some(king) => {
+                self.attackers(king, self.them, !self.turn, self.occupied())
+            }
             None => Bitboard::EMPTY,
         }
     }
@@ -243,109 +325,137 @@ impl Pos {
         let us = self.turn;
         let (from, to) =
             (Bitboard::from_square(m.from), Bitboard::from_square(m.to));
-        self.colors[us as usize] ^= m.moved;
+        self.us ^= m.moved;
         self.roles[m.role as usize - 1] ^= from;
         self.roles[m.put as usize - 1] ^= to;
         // A rook with castling rights leaves or is taken.
         let mut touched = m.moved;
         if let Some((role, sq)) = m.taken {
             let taken = Bitboard::from_square(sq);
-            self.colors[!us as usize] ^= taken;
+            self.them ^= taken;
             self.roles[role as usize - 1] ^= taken;
             touched |= taken;
         }
         if let Some((rook_from, rook_to)) = m.rook {
             let rook = Bitboard::from_square(rook_from)
                 | Bitboard::from_square(rook_to);
-            self.colors[us as usize] ^= rook;
+            self.us ^= rook;
             self.roles[Role::Rook as usize - 1] ^= rook;
         }
         self.castling &= !touched;
         if m.role == Role::King {
             self.castling &= !Bitboard::from_rank(us.backrank());
         }
-        self.ep = None;
+        self.ep = Bitboard::EMPTY;
         if m.role == Role::Pawn && (m.from as u32).abs_diff(m.to as u32) == 16
         {
-            self.ep = Some(Square::new((m.from as u32 + m.to as u32) / 2));
+            self.ep = Bitboard::from_square(Square::new(
+                (m.from as u32 + m.to as u32) / 2,
+            ));
         }
+        std::mem::swap(&mut self.us, &mut self.them);
         self.turn = !us;
     }
 
-    /// The men of the side to move that give check once the legal move
-    /// `m` is made (worked out before it is made: the man that moves, on
-    /// its new square, and the men of its side on the lines it opens to
-    /// the other king), as [`Pos::checkers`] would tell after it.
+    /// Makes the move of a man of kind `role` of the side to move to
+    /// `to`, from a square among `from` (what its file and rank written
+    /// leave), with `capture` as written (for a pawn, whether it goes
+    /// diagonally) and `promotion`, where exactly one man can go there on
+    /// the board and the move is legal: then the square of the man it took
+    /// (empty if none; en passant, the pawn's square). `None` for anything
+    /// else (among it, two men that reach `to`, one of them pinned), which
+    /// [`legal_froms`] then tells; the position is then left as it was if
+    /// no man or more than one could go there, and in no useful state if
+    /// the one that could may not (the caller keeps a copy).
+    ///
+    /// Without a branch on the kind of man, the capture or the checks:
+    /// the men that could come to `to` are read from the attack tables of
+    /// every kind and the kind's picked, the move is made on the
+    /// bitboards, and it is legal when no man of the other side attacks
+    /// the king then.
     #[inline(always)]
-    pub fn checks_after(&self, m: &Made) -> Bitboard {
-        let us = self.turn;
-        let Some(king) = self.king_of(!us) else { return Bitboard::EMPTY };
-        let occupied = self.occupied();
-        let mut after = (occupied ^ Bitboard::from_square(m.from))
-            | Bitboard::from_square(m.to);
-        if let Some((rook_from, rook_to)) = m.rook {
-            // The rook gives check, if any man does: the lines the king
-            // and the rook leave hold no man of the other side (castling
-            // is along the back rank, the corners closed).
-            after = (after ^ Bitboard::from_square(rook_from))
-                | Bitboard::from_square(rook_to);
-            return if attacks::rook_attacks(rook_to, after).contains(king) {
-                Bitboard::from_square(rook_to)
-            } else {
-                Bitboard::EMPTY
-            };
+    pub fn quick_move(
+        &mut self,
+        role: Role,
+        from: Bitboard,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Bitboard> {
+        let side = self.turn;
+        let (us, them) = (self.us, self.them);
+        let occupied = us | them;
+        let target = Bitboard::from_square(to);
+        let takes = them.contains(to);
+        let pawn = role == Role::Pawn;
+        let sided = &SIDED[side as usize];
+        let one = Bitboard(target.0.rotate_left(sided.behind));
+        let two = Bitboard((one & !occupied).0.rotate_left(sided.behind))
+            & sided.start;
+        let pushes = when(!capture & !takes, one | two);
+        let diagonal = when(
+            capture & (them | self.ep).contains(to),
+            sided.pawn_from[to as usize],
+        );
+        let rook = attacks::rook_attacks(to, occupied);
+        let bishop = attacks::bishop_attacks(to, occupied);
+        let reach = [
+            pushes | diagonal,
+            attacks::knight_attacks(to),
+            bishop,
+            rook,
+            rook | bishop,
+            attacks::king_attacks(to),
+        ][role as usize - 1];
+        // A pawn promotes on the last rank, and only there; another man's
+        // capture mark tells whether it takes.
+        let last = sided.last.contains(to);
+        let rules = (pawn & (last == promotion.is_some()))
+            | (!pawn & (capture == takes) & promotion.is_none());
+        let froms = when(
+            rules & !us.contains(to),
+            us & self.by_role(role) & from & reach,
+        );
+        if froms.is_empty() || froms.more_than_one() {
+            return None;
         }
-        let passed = match m.taken {
-            Some((_, sq)) if sq != m.to => {
-                after ^= Bitboard::from_square(sq);
-                Some(sq)
-            }
-            _ => None,
-        };
-        let mut checks = Bitboard::EMPTY;
-        if attacks_of(m.to, us, m.put, after).contains(king) {
-            checks |= Bitboard::from_square(m.to);
+        let passed = when(pawn & capture & self.ep.contains(to), one);
+        let taken = (them & target) | passed;
+        let kept = !(froms | taken);
+        for men in &mut self.roles {
+            *men &= kept;
         }
-        let ours = self.by_color(us) & !Bitboard::from_square(m.from);
-        checks |= self.opened(king, m.from, after, ours);
-        if let Some(sq) = passed {
-            checks |= self.opened(king, sq, after, ours);
+        self.roles[promotion.unwrap_or(role) as usize - 1] |= target;
+        let us = us ^ froms ^ target;
+        let them = them & !taken;
+        let lost = CASTLING_LOST[froms.0.trailing_zeros() as usize & 63];
+        self.castling &= !(lost | target);
+        self.ep = when(pawn, Bitboard(froms.0.rotate_left(sided.ahead)) & one);
+        self.turn = !side;
+        (self.us, self.them) = (them, us);
+        let king = (self.by_role(Role::King) & us).first()?;
+        if self.attackers(king, them, !side, us | them).any() {
+            return None;
         }
-        checks
+        Some(taken)
     }
 
-    /// The men among `ours` (rooks, bishops, queens) that attack `king`
-    /// along the line through `vacated`, with `after` the men on the
-    /// board.
+    /// Whether the man of kind `role` of the side to move on `from` may go
+    /// to `to`, which it reaches on the board and where no man of its side
+    /// stands: whether its king is then out of every attack.
     #[inline(always)]
-    fn opened(
-        &self,
-        king: Square,
-        vacated: Square,
-        after: Bitboard,
-        ours: Bitboard,
-    ) -> Bitboard {
-        let line = attacks::ray(king, vacated);
-        if line.is_empty() {
-            return Bitboard::EMPTY;
-        }
-        let queens = self.by_role(Role::Queen);
-        let straight = straight(king, vacated);
-        let sliders = if straight {
-            self.by_role(Role::Rook) | queens
-        } else {
-            self.by_role(Role::Bishop) | queens
-        } & ours
-            & line;
-        if sliders.is_empty() {
-            return Bitboard::EMPTY;
-        }
-        let reach = if straight {
-            attacks::rook_attacks(king, after)
-        } else {
-            attacks::bishop_attacks(king, after)
+    pub fn may_go(&self, role: Role, from: Square, to: Square) -> bool {
+        let target = Bitboard::from_square(to);
+        let them = self.them & !target;
+        let occupied =
+            (self.occupied() ^ Bitboard::from_square(from)) | target;
+        let king = match role {
+            Role::King => Some(to),
+            _ => (self.us & self.by_role(Role::King)).first(),
         };
-        reach & sliders
+        king.is_none_or(|king| {
+            self.attackers(king, them, !self.turn, occupied).is_empty()
+        })
     }
 
     /// The castling to `side` of the side to move, if it is legal
@@ -483,7 +593,7 @@ pub(super) fn legal_froms(
         let pawn_capture = capture.unwrap_or(false);
         froms &= if pawn_capture {
             if !takes {
-                if pos.ep != Some(to) {
+                if !pos.ep.contains(to) {
                     return Bitboard::EMPTY;
                 }
                 ep = to.offset(-8 * forward);
@@ -598,9 +708,11 @@ mod tests {
 
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
+    /// `Pos::quick_move` makes the move when there is one (the position
+    /// after it, the man taken, the men giving check then) or leaves it,
+    /// `Pos::may_go` tells which men that reach a square may go there,
     /// `Pos::castle` its castlings, `has_legal_move` whether there is
-    /// one, `Pos::checks_after` the men giving check after each legal
-    /// move, and `Pos::play` and `Pos::checkers` agree with shakmaty's,
+    /// one, and `Pos::play` and `Pos::checkers` agree with shakmaty's,
     /// in the positions of random games (pins, checks, double checks, en
     /// passant, promotions, castlings and the kings' own moves among
     /// them).
@@ -610,6 +722,9 @@ mod tests {
         let (mut positions, mut ep, mut promotions, mut castles) =
             (0, 0, 0, 0);
         let mut double = 0;
+        // Moves made by quick_move, and moves it left though legal_froms
+        // found one (two men reach the square, one of them pinned).
+        let (mut quick, mut left) = (0, 0);
         for game in 0..80 {
             let mut pos = Chess::default();
             if game % 4 == 1 {
@@ -664,16 +779,104 @@ mod tests {
                                 to,
                                 promotion,
                             );
+                            let fen = Fen::from_position(
+                                &pos,
+                                shakmaty::EnPassantMode::Always,
+                            );
                             assert_eq!(
-                                got,
-                                want,
-                                "{} {role:?} to {to} {capture:?}",
-                                Fen::from_position(
-                                    &pos,
-                                    shakmaty::EnPassantMode::Always
-                                )
+                                got, want,
+                                "{fen} {role:?} to {to} {capture:?}"
+                            );
+                            let Some(capture) = capture else { continue };
+                            let mut next = ours.clone();
+                            let made = next.quick_move(
+                                role,
+                                Bitboard::FULL,
+                                capture,
+                                to,
+                                promotion,
+                            );
+                            let Some(taken) = made else {
+                                left += usize::from(want.count() == 1);
+                                continue;
+                            };
+                            quick += 1;
+                            let from = want.single_square();
+                            let m = legal
+                                .iter()
+                                .find(|m| {
+                                    m.role() == role
+                                        && m.to() == to
+                                        && m.from() == from
+                                        && !m.is_castle()
+                                        && m.promotion() == promotion
+                                })
+                                .unwrap_or_else(|| {
+                                    panic!(
+                                        "{fen} {role:?} to {to} {capture:?}"
+                                    )
+                                });
+                            let mut after = pos.clone();
+                            after.play_unchecked(*m);
+                            let taken_at = match *m {
+                                Move::EnPassant { from, to } => {
+                                    Some(Square::from_coords(
+                                        to.file(),
+                                        from.rank(),
+                                    ))
+                                }
+                                _ if m.is_capture() => Some(to),
+                                _ => None,
+                            };
+                            assert_eq!(next.chess(), after, "{fen} {m}");
+                            assert_eq!(&next.board(), after.board());
+                            assert_eq!(next.ep, Pos::from_chess(&after).ep);
+                            assert_eq!(
+                                next.castling,
+                                after.castles().castling_rights()
+                            );
+                            assert_eq!(
+                                taken,
+                                taken_at.into_iter().collect::<Bitboard>(),
+                                "{fen} {m}"
+                            );
+                            assert_eq!(
+                                next.checkers(),
+                                after.checkers(),
+                                "{fen} {m}"
                             );
                         }
+                    }
+                }
+                for role in [
+                    Role::Knight,
+                    Role::Bishop,
+                    Role::Rook,
+                    Role::Queen,
+                    Role::King,
+                ] {
+                    let (side, other) = (ours.turn, !ours.turn);
+                    let men = ours.by_piece(side, role);
+                    for to in Square::ALL {
+                        if ours.by_color(side).contains(to) {
+                            continue;
+                        }
+                        let reach =
+                            men & attacks_of(to, other, role, ours.occupied());
+                        let may: Bitboard = reach
+                            .into_iter()
+                            .filter(|&from| ours.may_go(role, from, to))
+                            .collect();
+                        let want = legal_froms(
+                            &ours,
+                            &guard,
+                            role,
+                            Bitboard::FULL,
+                            None,
+                            to,
+                            None,
+                        );
+                        assert_eq!(may, want, "{role:?} to {to}");
                     }
                 }
                 for m in &legal {
@@ -684,11 +887,6 @@ mod tests {
                         made.moved,
                         Bitboard::from_square(made.from)
                             | Bitboard::from_square(made.to)
-                    );
-                    assert_eq!(
-                        ours.checks_after(&made),
-                        after.checkers(),
-                        "{m}"
                     );
                     double += usize::from(after.checkers().more_than_one());
                 }
@@ -727,8 +925,10 @@ mod tests {
                 && ep > 10
                 && promotions > 50
                 && castles > 50
-                && double > 10,
-            "{positions} {ep} {promotions} {castles} {double}"
+                && double > 10
+                && quick > 100_000
+                && left * 1000 < quick,
+            "{positions} {ep} {promotions} {castles} {double} {quick} {left}"
         );
     }
 }
