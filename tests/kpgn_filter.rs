@@ -741,3 +741,43 @@ fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
         assert!(view.ends_with("e4 {(:)} ?? {(:1)} *\n"), "{view}");
     }
 }
+
+#[test]
+fn the_last_line_of_an_input_without_line_end_is_ended_before_the_next() {
+    // `*[Event "b"]` would make the next game's first tag line movetext
+    // of the game before: a reader of the output then refuses that game
+    // and loses the tag. The line is ended like the last line written.
+    let dir = Dir::new("kpgn-unended");
+    let b = "[Event \"b\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    for end in ["\n", "\r\n"] {
+        let a = format!("[Event \"a\"]{end}{end}1. e4 {{(:)}} e5 {{(:)}} *");
+        dir.create("a.pgn", &a);
+        dir.create("b.pgn", b);
+        dir.create("empty.pgn", "");
+        for (tool, args) in [(TOOL, &["-w"][..]), ("kpgn-check", &[])] {
+            for threads in ["-j1", "-j2"] {
+                let run = |inputs: &[&str]| {
+                    let out = dir
+                        .command(tool)
+                        .args(args)
+                        .arg(threads)
+                        .args(inputs)
+                        .run();
+                    out.out()
+                };
+                let (one, two) = (run(&["a.pgn"]), run(&["b.pgn"]));
+                assert!(!one.ends_with('\n'), "{tool}: {one:?}");
+                let both = run(&["a.pgn", "b.pgn"]);
+                assert_eq!(both, format!("{one}{end}{two}"), "{tool} {end:?}");
+                // Read again, both games and their tags come through.
+                let again = filtered(&["-w"], &both);
+                assert!(again.contains("[Event \"a\"]"), "{again}");
+                assert!(again.contains("[Event \"b\"]"), "{again}");
+                assert_eq!(again.matches("[Filtered").count(), 2, "{again}");
+                // Nothing more is written, nothing is added at the end.
+                let last = run(&["a.pgn", "empty.pgn", "missing.pgn"]);
+                assert_eq!(last, one, "{tool}");
+            }
+        }
+    }
+}

@@ -38,9 +38,12 @@ where
     S: Sink + Send,
     F: Fn() -> Reader<S> + Sync,
 {
-    let mut wtr = output::stdout();
+    let mut wtr = Ended::new(output::stdout());
     let mut counts = Counts::default();
     for source in sources {
+        // The last line of the input before may have had no line end:
+        // the next game must not run into it.
+        wtr.end_line();
         msgs.set_input(&source.name());
         match source.open_file() {
             Ok(opened) => {
@@ -72,6 +75,81 @@ where
     }
     wtr.flush()?;
     Ok(counts)
+}
+
+/// A writer that knows whether what it wrote ends with a line end, and
+/// if not, ends the line before anything more is written, when asked
+/// ([`Ended::end_line`]): the last line of one input may lack a line end,
+/// and the first game of the next must not run into it (`*[Event ...`,
+/// which a reader of the output takes for movetext). The line end added
+/// is the last one written (LF if none was).
+struct Ended<W> {
+    inner: W,
+    /// The last line end written.
+    ending: &'static [u8],
+    /// What was written does not end with a line end.
+    unended: bool,
+    /// A line end is to be written before the next bytes.
+    pending: bool,
+}
+
+impl<W: Write> Ended<W> {
+    fn new(inner: W) -> Ended<W> {
+        Ended { inner, ending: b"\n", unended: false, pending: false }
+    }
+
+    /// Ends the line written last, if it has no line end, before the
+    /// next bytes written (none if nothing more is).
+    fn end_line(&mut self) {
+        self.pending = self.unended;
+    }
+}
+
+/// The line end that `bytes` ends with, if one does.
+fn ends_with_line_end(bytes: &[u8]) -> Option<&'static [u8]> {
+    match bytes {
+        [.., b'\r', b'\n'] => Some(b"\r\n"),
+        [.., b'\n'] => Some(b"\n"),
+        [.., b'\r'] => Some(b"\r"),
+        [.., 0xC2, 0x85] => Some("\u{85}".as_bytes()),
+        [.., 0xE2, 0x80, 0xA8] => Some("\u{2028}".as_bytes()),
+        _ => None,
+    }
+}
+
+/// The last line end in `bytes`, if there is one: found from the end, so
+/// that a long output with many lines costs a look at its last line.
+fn last_line_end(bytes: &[u8]) -> Option<&'static [u8]> {
+    let ascii = memchr::memrchr2(b'\n', b'\r', bytes);
+    let after = ascii.map_or(0, |a| a + 1);
+    let other = memchr::memrchr2(0x85, 0xA8, &bytes[after..]);
+    // A byte 85 or A8 after the last LF or CR may end a NEL or LS, or
+    // stand in another character.
+    let other = other.and_then(|o| ends_with_line_end(&bytes[..=after + o]));
+    other.or_else(|| ends_with_line_end(&bytes[..=ascii?]))
+}
+
+impl<W: Write> Write for Ended<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.pending {
+            self.inner.write_all(self.ending)?;
+            self.pending = false;
+        }
+        let n = self.inner.write(buf)?;
+        let written = &buf[..n];
+        self.unended = ends_with_line_end(written).is_none();
+        if let Some(ending) = last_line_end(written) {
+            self.ending = ending;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// How many games passed (were written, or found right) and failed.
@@ -299,5 +377,39 @@ where
     /// The reader counts the line ends as it reads the games.
     fn finds_line_ends(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_end_added_is_the_last_one_written() {
+        let cases: [(&[u8], &[u8]); 7] = [
+            (b"a\nb", b"\n"),
+            (b"a\r\nb\r\nc", b"\r\n"),
+            (b"a\nb\rc", b"\r"),
+            ("a\nb\u{85}c".as_bytes(), "\u{85}".as_bytes()),
+            ("a\u{2028}b".as_bytes(), "\u{2028}".as_bytes()),
+            // U+0145 ends in byte 85, U+0128 in A8: no line end.
+            ("a\r\nb\u{145}\u{128}c".as_bytes(), b"\r\n"),
+            (b"no line end", b"\n"),
+        ];
+        for (first, ending) in cases {
+            let mut w = Ended::new(Vec::new());
+            w.write_all(first).unwrap();
+            w.end_line();
+            w.write_all(b"next").unwrap();
+            let want = [first, ending, b"next"].concat();
+            assert_eq!(w.inner, want, "{:?}", String::from_utf8_lossy(first));
+        }
+        // Ended already, or nothing written after: nothing is added.
+        let mut w = Ended::new(Vec::new());
+        w.write_all(b"a\n").unwrap();
+        w.end_line();
+        w.write_all(b"b").unwrap();
+        w.end_line();
+        assert_eq!(w.inner, b"a\nb");
     }
 }
