@@ -12,7 +12,7 @@ use crate::cmd::par::{self, Batch, End, Numbers, Work};
 use crate::diag::{self, Diagnostic, Failure, Report, Severity};
 use crate::kpgn::read::Sink;
 use crate::kpgn::{Cuts, Reader, OUT_BUFFER};
-use crate::lines::LineReader;
+use crate::lines::{self, LineEnd, LineReader};
 
 /// Reads every game of `sources`, in order, with readers that `make`
 /// makes, to stdout; an input of more than one batch of lines on
@@ -86,7 +86,7 @@ where
 struct Ended<W> {
     inner: W,
     /// The last line end written.
-    ending: &'static [u8],
+    ending: LineEnd,
     /// What was written does not end with a line end.
     unended: bool,
     /// A line end is to be written before the next bytes.
@@ -95,7 +95,7 @@ struct Ended<W> {
 
 impl<W: Write> Ended<W> {
     fn new(inner: W) -> Ended<W> {
-        Ended { inner, ending: b"\n", unended: false, pending: false }
+        Ended { inner, ending: LineEnd::Lf, unended: false, pending: false }
     }
 
     /// Ends the line written last, if it has no line end, before the
@@ -106,27 +106,10 @@ impl<W: Write> Ended<W> {
 }
 
 /// The line end that `bytes` ends with, if one does.
-fn ends_with_line_end(bytes: &[u8]) -> Option<&'static [u8]> {
-    match bytes {
-        [.., b'\r', b'\n'] => Some(b"\r\n"),
-        [.., b'\n'] => Some(b"\n"),
-        [.., b'\r'] => Some(b"\r"),
-        [.., 0xC2, 0x85] => Some("\u{85}".as_bytes()),
-        [.., 0xE2, 0x80, 0xA8] => Some("\u{2028}".as_bytes()),
-        _ => None,
-    }
-}
-
-/// The last line end in `bytes`, if there is one: found from the end, so
-/// that a long output with many lines costs a look at its last line.
-fn last_line_end(bytes: &[u8]) -> Option<&'static [u8]> {
-    let ascii = memchr::memrchr2(b'\n', b'\r', bytes);
-    let after = ascii.map_or(0, |a| a + 1);
-    let other = memchr::memrchr2(0x85, 0xA8, &bytes[after..]);
-    // A byte 85 or A8 after the last LF or CR may end a NEL or LS, or
-    // stand in another character.
-    let other = other.and_then(|o| ends_with_line_end(&bytes[..=after + o]));
-    other.or_else(|| ends_with_line_end(&bytes[..=ascii?]))
+fn ending(bytes: &[u8]) -> Option<LineEnd> {
+    [LineEnd::CrLf, LineEnd::Lf, LineEnd::Cr, LineEnd::Nel, LineEnd::Ls]
+        .into_iter()
+        .find(|end| bytes.ends_with(end.as_bytes()))
 }
 
 impl<W: Write> Write for Ended<W> {
@@ -135,14 +118,18 @@ impl<W: Write> Write for Ended<W> {
             return Ok(0);
         }
         if self.pending {
-            self.inner.write_all(self.ending)?;
+            self.inner.write_all(self.ending.as_bytes())?;
             self.pending = false;
         }
         let n = self.inner.write(buf)?;
         let written = &buf[..n];
-        self.unended = ends_with_line_end(written).is_none();
-        if let Some(ending) = last_line_end(written) {
-            self.ending = ending;
+        let last = ending(written);
+        self.unended = last.is_none();
+        // Else the last line end inside, found from the end.
+        let last = last
+            .or_else(|| ending(&written[..lines::last_line_end(written)?]));
+        if let Some(end) = last {
+            self.ending = end;
         }
         Ok(n)
     }
