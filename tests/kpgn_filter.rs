@@ -489,24 +489,32 @@ fn text_outside_games_warns_and_strict_fails() {
 /// and on one and two threads: the game must be refused (status 2, the
 /// message given, none of `hidden` in the output).
 fn refused(input: &str, says: &str, hidden: &[&str]) {
-    refused_for(&["-w", "-b"], input, says, hidden);
+    refused_for(&[&["-w"], &["-b"]], input, says, hidden);
 }
 
-/// [`refused`], for the players `sides` only.
-fn refused_for(sides: &[&str], input: &str, says: &str, hidden: &[&str]) {
+/// [`refused`], with each of the option sets `runs` only.
+fn refused_for(runs: &[&[&str]], input: &str, says: &str, hidden: &[&str]) {
     let dir = Dir::new("kpgn-refused");
     dir.create("g.pgn", input);
-    for &side in sides {
+    for &options in runs {
         for threads in ["-j1", "-j2"] {
-            let out = dir.command(TOOL).args([side, threads, "g.pgn"]).run();
+            let out =
+                dir.command(TOOL).args(options).args([threads, "g.pgn"]).run();
             let text = out.out();
             for h in hidden {
-                assert!(!text.contains(h), "{side} {threads}: {h} in {text}");
+                assert!(
+                    !text.contains(h),
+                    "{options:?} {threads} on {input:?}: {h} in {text}"
+                );
             }
             out.code(2).says(says);
         }
     }
 }
+
+/// The option sets that refuse a comment whose attempts `--keep-comments`
+/// would keep in clear, were it free text.
+const KEEPING: [&[&str]; 2] = [&["-w"], &["-w", "--keep-comments"]];
 
 #[test]
 fn a_fen_tag_with_setup_0_is_refused_by_both_tools() {
@@ -568,16 +576,16 @@ fn a_hidden_move_put_in_for_the_opponents_move_is_refused() {
     refused(game, "but black's moves before it are in clear", &["LEAKB"]);
     // Both sides' moves hidden, or one side's in clear after hidden ones.
     let both = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:0)} 2. ?? *\n";
-    refused_for(&["-w"], both, "but black's moves are hidden already", &[]);
+    refused_for(&[&["-w"]], both, "but black's moves are hidden already", &[]);
     let after = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} \
                  Nc6 {(:) LEAKB} *\n";
     let says = "black's move 'Nc6' is in clear";
-    refused_for(&["-w"], after, says, &["LEAKB"]);
+    refused_for(&[&["-w"]], after, says, &["LEAKB"]);
     // Filtered for the side whose moves it hides, such a record would be
     // written as filtered for that side and refused when read again
     // (found by the fuzz target's idempotency check).
     let own = "[Event \"x\"]\n\n1. ?? {(Xh5:2)} e5 {(:)} *\n";
-    refused_for(&["-w"], own, "white's own move is hidden ('??')", &[]);
+    refused_for(&[&["-w"]], own, "white's own move is hidden ('??')", &[]);
     let got = filtered(&["-b"], own);
     assert!(got.contains("1. ?? {(Xh5:2)} e5 {(:)} *"), "{got}");
     // A record that hides all of one side's moves, without its tag, is
@@ -599,14 +607,8 @@ fn unusual_white_space_before_an_attempt_list_is_refused() {
         let game = format!(
             "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{{space}(:Qh4,d6) LEAKB}}\n*\n"
         );
-        let dir = Dir::new("kpgn-odd-space");
-        dir.create("g.pgn", &game);
-        for args in [&["-w", "g.pgn"][..], &["-w", "--keep-comments", "g.pgn"]]
-        {
-            let out = dir.command(TOOL).args(args).run();
-            assert!(!out.out().contains("Qh4"), "{space:?}: {}", out.out());
-            out.code(2).says("unusual white space or an invisible character");
-        }
+        let says = "unusual white space or an invisible character";
+        refused_for(&KEEPING, &game, says, &["Qh4"]);
     }
 }
 
@@ -641,14 +643,8 @@ fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
         let game = format!(
             "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"
         );
-        let dir = Dir::new("kpgn-odd-control");
-        dir.create("g.pgn", &game);
-        for args in [&["-w", "g.pgn"][..], &["-w", "--keep-comments", "g.pgn"]]
-        {
-            let out = dir.command(TOOL).args(args).run();
-            assert!(!out.out().contains("Qh4"), "{odd:?}: {}", out.out());
-            out.code(2).says("unusual white space or an invisible character");
-        }
+        let says = "unusual white space or an invisible character";
+        refused_for(&KEEPING, &game, says, &["Qh4"]);
     }
     // Free text that only starts with one stays free text.
     let game = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} {\u{ad}note (x)} *\n";
