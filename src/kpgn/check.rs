@@ -129,7 +129,7 @@ fn written(token: &[u8]) -> (Written, Mark) {
             return (Written::Castle(side), mark);
         }
         if token[n - 2] == b'=' {
-            promotion = Some(promoted(token[n - 1]));
+            promotion = Some(ROLE_OF[usize::from(token[n - 1])]);
             n -= 2;
         }
     }
@@ -181,17 +181,6 @@ fn square(f: u8, r: u8) -> Square {
         u32::from(f.wrapping_sub(b'a') & 7)
             | u32::from(r.wrapping_sub(b'1') & 7) << 3,
     )
-}
-
-/// The man a pawn is promoted to, written `p`.
-#[inline(always)]
-fn promoted(p: u8) -> Role {
-    match p {
-        b'Q' => Role::Queen,
-        b'R' => Role::Rook,
-        b'B' => Role::Bishop,
-        _ => Role::Knight,
-    }
 }
 
 /// Whether `m` is the move `w` (the capture mark ignored if not
@@ -690,18 +679,18 @@ impl<'c> Referee<'c> {
         comment: Option<(Range<usize>, &KComment)>,
     ) -> Result<(), Fault> {
         let Some(pending) = self.pending.take() else { return Ok(()) };
-        let (c, k) = match &comment {
-            Some((span, k)) => (&input[span.clone()], Some(*k)),
-            None => (&b""[..], None),
+        // The comment, and the input from it on.
+        let (c, tail, k) = match &comment {
+            Some((span, k)) => {
+                let tail = &input[span.start..];
+                (&tail[..span.len()], tail, Some(*k))
+            }
+            None => (&b""[..], &b""[..], None),
         };
         if let (None, Some(pos), false) =
             (&self.view, self.position.as_mut(), pending.hidden)
         {
             let token = &input[pending.span.clone()];
-            let tail = match &comment {
-                Some((span, _)) => &input[span.start..],
-                None => &b""[..],
-            };
             if clean_ply(pos, &mut self.checkers, token, tail, k) {
                 return Ok(());
             }
@@ -942,7 +931,7 @@ fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
     {
         let to = square(f, r);
         let own = pos.by_color(pos.turn);
-        let king = (own & pos.by_role(Role::King)).first();
+        let king = pos.our_king();
         if let Some(king) = king.filter(|&king| {
             attacks::king_attacks(king).contains(to) && !own.contains(to)
         }) {
@@ -958,13 +947,7 @@ fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
     | [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] =
         *t
     {
-        let role = match p {
-            b'K' => Role::King,
-            b'Q' => Role::Queen,
-            b'R' => Role::Rook,
-            b'B' => Role::Bishop,
-            _ => Role::Knight,
-        };
+        let role = ROLE_OF[usize::from(p)];
         let side = pos.turn;
         let to = square(f, r);
         let own = pos.by_color(side);
@@ -996,8 +979,8 @@ fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
     possible(pos, side, castle, &tried)
 }
 
-/// The legal move `w` in `pos` (whose guard is `guard`), if there is one
-/// and it is found quickly (else [`find_move`] tells why not).
+/// The legal move `w` in `pos` (whose guard is `guard`), if exactly one
+/// legal move is written so (else [`find_move`] tells why not).
 #[inline(always)]
 fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Made> {
     match *w {
@@ -1714,7 +1697,7 @@ mod tests {
         }
         let body = &token[..n];
         let (body, promotion) = match body {
-            [rest @ .., b'=', p] => (rest, Some(promoted(*p))),
+            [rest @ .., b'=', p] => (rest, Some(ROLE_OF[usize::from(*p)])),
             _ => (body, None),
         };
         let n = body.len();

@@ -217,6 +217,12 @@ impl Pos {
         self.by_piece(color, Role::King).first()
     }
 
+    /// The square of the king of the side to move.
+    #[inline(always)]
+    pub fn our_king(&self) -> Option<Square> {
+        (self.by_role(Role::King) & self.us).first()
+    }
+
     /// The kind of man on `sq`, if any.
     #[inline(always)]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
@@ -262,7 +268,7 @@ impl Pos {
     /// The men of the side not to move that attack the king of the side
     /// to move.
     pub fn checkers(&self) -> Bitboard {
-        match (self.by_role(Role::King) & self.us).first() {
+        match self.our_king() {
             Some(king) => {
                 self.attackers(king, self.them, !self.turn, self.occupied())
             }
@@ -342,10 +348,7 @@ impl Pos {
             self.us ^= rook;
             self.roles[Role::Rook as usize - 1] ^= rook;
         }
-        self.castling &= !touched;
-        if m.role == Role::King {
-            self.castling &= !Bitboard::from_rank(us.backrank());
-        }
+        self.castling &= !(CASTLING_LOST[m.from as usize] | touched);
         self.ep = Bitboard::EMPTY;
         if m.role == Role::Pawn && (m.from as u32).abs_diff(m.to as u32) == 16
         {
@@ -451,7 +454,7 @@ impl Pos {
             (self.occupied() ^ Bitboard::from_square(from)) | target;
         let king = match role {
             Role::King => Some(to),
-            _ => (self.us & self.by_role(Role::King)).first(),
+            _ => self.our_king(),
         };
         king.is_none_or(|king| {
             self.attackers(king, them, !self.turn, occupied).is_empty()
@@ -658,10 +661,7 @@ pub(super) fn legal_among(
     let side = pos.turn;
     if role == Role::King {
         let Some(from) = froms.first() else { return Bitboard::EMPTY };
-        let taken = Bitboard::from_square(to) & pos.by_color(!side);
-        let after = (pos.occupied() ^ Bitboard::from_square(from))
-            | Bitboard::from_square(to);
-        return match (pos.attacks_to(to, !side, after) & !taken).is_empty() {
+        return match pos.may_go(Role::King, from, to) {
             true => froms,
             false => Bitboard::EMPTY,
         };
