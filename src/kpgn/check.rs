@@ -1007,7 +1007,6 @@ fn quick_find(pos: &Pos, guard: &Guard, w: &Written) -> Option<Made> {
                 put: promotion.unwrap_or(role),
                 taken,
                 rook: None,
-                moved: Bitboard::from_square(from) | Bitboard::from_square(to),
             })
         }
         Written::Castle(side) => pos.castle(side).map(|m| pos.made(&m)),

@@ -27,12 +27,6 @@ pub(super) struct Made {
     /// Castling: where the rook goes from and to (the king's move is
     /// `from`, `to`).
     pub rook: Option<(Square, Square)>,
-    /// The squares the man leaves and lands on (`from` and `to`). Kept
-    /// with the rest, it makes a move larger than one machine word, which
-    /// the compiler then keeps field by field instead of packing it into
-    /// one register and unpacking it again for every use (about 1 % of
-    /// kpgn-check's instructions).
-    pub moved: Bitboard,
 }
 
 /// A position of chess, as the referee keeps it.
@@ -293,7 +287,6 @@ impl Pos {
                 put: promotion.unwrap_or(role),
                 taken: capture.map(|r| (r, to)),
                 rook: None,
-                moved: Bitboard::from_square(from) | Bitboard::from_square(to),
             },
             Move::EnPassant { from, to } => Made {
                 from,
@@ -305,7 +298,6 @@ impl Pos {
                     Square::from_coords(to.file(), from.rank()),
                 )),
                 rook: None,
-                moved: Bitboard::from_square(from) | Bitboard::from_square(to),
             },
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
@@ -317,8 +309,6 @@ impl Pos {
                     put: Role::King,
                     taken: None,
                     rook: Some((rook, side.rook_to(self.turn))),
-                    moved: Bitboard::from_square(king)
-                        | Bitboard::from_square(to),
                 }
             }
             Move::Put { .. } => unreachable!("no drops in chess"),
@@ -331,11 +321,11 @@ impl Pos {
         let us = self.turn;
         let (from, to) =
             (Bitboard::from_square(m.from), Bitboard::from_square(m.to));
-        self.us ^= m.moved;
+        self.us ^= from | to;
         self.roles[m.role as usize - 1] ^= from;
         self.roles[m.put as usize - 1] ^= to;
         // A rook with castling rights leaves or is taken.
-        let mut touched = m.moved;
+        let mut touched = from | to;
         if let Some((role, sq)) = m.taken {
             let taken = Bitboard::from_square(sq);
             self.them ^= taken;
@@ -882,12 +872,6 @@ mod tests {
                 for m in &legal {
                     let mut after = pos.clone();
                     after.play_unchecked(*m);
-                    let made = ours.made(m);
-                    assert_eq!(
-                        made.moved,
-                        Bitboard::from_square(made.from)
-                            | Bitboard::from_square(made.to)
-                    );
                     double += usize::from(after.checkers().more_than_one());
                 }
                 for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
