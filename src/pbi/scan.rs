@@ -981,8 +981,7 @@ mod avx2 {
 
     /// The bits of `x` where `mask` has its set bits, packed at the
     /// bottom in order, as PEXT gives them: a bit of `mask` at a time.
-    #[cold]
-    #[inline(never)]
+    #[inline]
     pub(super) fn pext(x: u64, mut mask: u64) -> u64 {
         let (mut out, mut k) = (0, 0);
         while mask != 0 {
