@@ -959,17 +959,16 @@ mod avx2 {
     pub(super) static FAST: std::sync::atomic::AtomicU8 =
         std::sync::atomic::AtomicU8::new(0);
 
-    /// Whether the CPU is an AMD one of a family before 0x19.
+    /// Whether the CPU is an AMD one of a family before 0x19, or a Hygon
+    /// one (family 0x18, Zen 1 as AMD's, its PEXT as slow).
     fn slow_pext_cpu() -> bool {
         use std::arch::x86_64::__cpuid;
         // CPUID is on every x86-64 CPU; leaves 0 and 1 always exist.
         let (vendor, signature) = (__cpuid(0), __cpuid(1));
-        let amd = (vendor.ebx, vendor.edx, vendor.ecx)
-            == (
-                u32::from_le_bytes(*b"Auth"),
-                u32::from_le_bytes(*b"enti"),
-                u32::from_le_bytes(*b"cAMD"),
-            );
+        let vendor =
+            [vendor.ebx, vendor.edx, vendor.ecx].map(u32::to_le_bytes);
+        let amd =
+            matches!(vendor.as_flattened(), b"AuthenticAMD" | b"HygonGenuine");
         let base = (signature.eax >> 8) & 0xf;
         let family = if base == 0xf {
             base + ((signature.eax >> 20) & 0xff)
