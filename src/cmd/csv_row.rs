@@ -341,11 +341,16 @@ impl Row<'_> {
 /// as [`crate::pbi::trim`] trims.
 #[inline(always)]
 fn trim(src: &[u8], start: usize, end: usize) -> (usize, usize) {
-    let blank = |b: u8| b == b' ' || b == b'\t';
     if start < end && (blank(src[start]) || blank(src[end - 1])) {
         return trim_blanks(src, start, end);
     }
     (start, end)
+}
+
+/// Whether `b` is a blank that [`trim`] takes off: a space or a tab.
+#[inline(always)]
+fn blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
 }
 
 /// [`trim`] of a span that starts or ends with a blank: rare.
@@ -356,7 +361,6 @@ fn trim_blanks(
     mut start: usize,
     mut end: usize,
 ) -> (usize, usize) {
-    let blank = |b: u8| b == b' ' || b == b'\t';
     while start < end && blank(src[start]) {
         start += 1;
     }
