@@ -59,11 +59,10 @@ pub fn write<W: Write>(
 ) -> io::Result<()> {
     let len = scan.len();
     assert!(len <= src.len());
-    // Which fields hold a comma, an escape, a `;`, as the scan noted.
+    // Which fields hold a comma, an escape, as the scan noted.
     let (quotes, backs) = (scan.quote_fields(), scan.back_fields());
-    let semis = scan.semi_fields();
     let out = wtr.raw_row(max_row(len));
-    let mut row = Row { out, src, scan, scratch, quotes, backs, semis };
+    let mut row = Row { out, src, scan, scratch, quotes, backs };
     // Field by field, each with its own tests: a field's shape varies
     // less from line to line than the shapes of a run of fields.
     macro_rules! fields {
@@ -110,8 +109,6 @@ struct Row<'r> {
     quotes: u16,
     /// A bit for each field that holds a `\`.
     backs: u16,
-    /// A bit for each field that holds a `;`.
-    semis: u16,
 }
 
 impl Row<'_> {
@@ -262,7 +259,7 @@ impl Row<'_> {
         if quoted {
             self.put(b'"');
         }
-        if self.semis & 1 << f == 0 {
+        if self.scan.semi_fields() & 1 << f == 0 {
             // One item, or none.
             let (a, b) = trim(self.src, start, end);
             self.span(a, b);
@@ -344,11 +341,16 @@ impl Row<'_> {
 /// as [`crate::pbi::trim`] trims.
 #[inline(always)]
 fn trim(src: &[u8], start: usize, end: usize) -> (usize, usize) {
-    let blank = |b: u8| b == b' ' || b == b'\t';
     if start < end && (blank(src[start]) || blank(src[end - 1])) {
         return trim_blanks(src, start, end);
     }
     (start, end)
+}
+
+/// Whether `b` is a blank that [`trim`] takes off: a space or a tab.
+#[inline(always)]
+fn blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
 }
 
 /// [`trim`] of a span that starts or ends with a blank: rare.
@@ -359,7 +361,6 @@ fn trim_blanks(
     mut start: usize,
     mut end: usize,
 ) -> (usize, usize) {
-    let blank = |b: u8| b == b' ' || b == b'\t';
     while start < end && blank(src[start]) {
         start += 1;
     }

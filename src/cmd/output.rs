@@ -201,7 +201,7 @@ impl<W: Write> CsvWriter<W> {
             self.grow(max + SLACK);
         }
         let ptr = self.buf.as_mut_ptr();
-        RowBuf { buf: &mut self.buf, start: len, len, ptr, end: len + max }
+        RowBuf { buf: &mut self.buf, len, ptr, end: len + max }
     }
 
     #[cold]
@@ -345,8 +345,6 @@ impl<W: Write> CsvWriter<W> {
 /// `max` bytes it asked for.
 pub struct RowBuf<'a> {
     buf: &'a mut Vec<u8>,
-    /// Where the row starts in the buffer.
-    start: usize,
     /// The length of what is written: the buffer's own length lags
     /// behind it until the row is done.
     len: usize,
@@ -470,30 +468,6 @@ impl RowBuf<'_> {
             // SAFETY: as the caller promised.
             unsafe { self.byte(if b == from { to } else { b }) };
         }
-    }
-
-    /// How long the row is so far.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len - self.start
-    }
-
-    /// Whether the row is empty so far.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == self.start
-    }
-
-    /// Sets byte `at` of the row to `b`.
-    ///
-    /// # Safety
-    ///
-    /// `at < self.len()`.
-    #[inline(always)]
-    pub unsafe fn set(&mut self, at: usize, b: u8) {
-        debug_assert!(self.start + at < self.len);
-        // SAFETY: the byte is one written (the caller's promise).
-        unsafe { self.ptr.add(self.start + at).write(b) };
     }
 
     /// Appends `value` as a CSV field with delimiter `delimiter`: quoted

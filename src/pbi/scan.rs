@@ -134,7 +134,13 @@ impl LineScan {
                 // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
                 // `start` is in `bytes`.
                 return unsafe {
-                    avx2::read_line_to_lf(self, bytes, start, also)
+                    avx2::read_line_to_lf(
+                        self,
+                        bytes,
+                        start,
+                        also,
+                        avx2::fast_pext(),
+                    )
                 };
             }
         }
@@ -444,21 +450,24 @@ pub fn each_lf_line<'a>(
     also: Option<u8>,
     mut each: impl FnMut(usize, Line<'a>, &LineScan, bool),
 ) -> (usize, u64) {
-    // The CPU is asked once, not for each line.
+    // The CPU is asked once, not for each line: whether it has what the
+    // vector reading needs and, if so, whether its PEXT is fast.
     #[cfg(target_arch = "x86_64")]
-    let fast = avx2::available();
+    let fast = avx2::available().then(avx2::fast_pext);
     #[cfg(not(target_arch = "x86_64"))]
-    let fast = false;
+    let fast: Option<bool> = None;
     let mut start = 0;
     let mut number = first;
     while start < bytes.len() {
         let found = match fast {
             #[cfg(target_arch = "x86_64")]
-            true => {
+            Some(pext) => {
                 scan.start(0);
                 // SAFETY: the CPU has what `avx2::read_to_lf` needs, and
                 // `start` is in `bytes`.
-                unsafe { avx2::read_line_to_lf(scan, bytes, start, also) }
+                unsafe {
+                    avx2::read_line_to_lf(scan, bytes, start, also, pext)
+                }
             }
             _ => scan.read_to_lf(bytes, start, also),
         };
@@ -879,6 +888,21 @@ mod avx2 {
         scan.colons = before + k;
     }
 
+    /// `$f::<QUOTES, PEXT>($args.., also)`, the one of the four chosen
+    /// by `$also` (`None`: no quote bytes, and 0 for the byte) and
+    /// `$fast` (whether PEXT is fast, [`fast_pext`]): the one place where
+    /// [`read_line`] and [`read_line_to_lf`] choose.
+    macro_rules! with_kind {
+        ($f:ident($($arg:expr),*), $also:expr, $fast:expr) => {
+            match ($also, $fast) {
+                (Some(b), true) => $f::<true, true>($($arg,)* b),
+                (Some(b), false) => $f::<true, false>($($arg,)* b),
+                (None, true) => $f::<false, true>($($arg,)* 0),
+                (None, false) => $f::<false, false>($($arg,)* 0),
+            }
+        };
+    }
+
     /// [`read`] of a line with `also` (`None`: no quote bytes), PEXT as
     /// the CPU does it best ([`fast_pext`]).
     ///
@@ -892,17 +916,12 @@ mod avx2 {
         also: Option<u8>,
     ) {
         // SAFETY: the caller's promise.
-        unsafe {
-            match (also, fast_pext()) {
-                (Some(b), true) => read::<true, true>(scan, content, b),
-                (Some(b), false) => read::<true, false>(scan, content, b),
-                (None, true) => read::<false, true>(scan, content, 0),
-                (None, false) => read::<false, false>(scan, content, 0),
-            }
-        }
+        unsafe { with_kind!(read(scan, content), also, fast_pext()) }
     }
 
-    /// [`read_to_lf`] with `also` as for [`read_line`].
+    /// [`read_to_lf`] with `also` as for [`read_line`], and PEXT as
+    /// `fast` says ([`fast_pext`]'s answer, which a caller that reads
+    /// many lines asks once).
     ///
     /// # Safety
     ///
@@ -913,30 +932,16 @@ mod avx2 {
         bytes: &[u8],
         start: usize,
         also: Option<u8>,
+        fast: bool,
     ) -> Option<(usize, bool)> {
         // SAFETY: the caller's promise.
-        unsafe {
-            match (also, fast_pext()) {
-                (Some(b), true) => {
-                    read_to_lf::<true, true>(scan, bytes, start, b)
-                }
-                (Some(b), false) => {
-                    read_to_lf::<true, false>(scan, bytes, start, b)
-                }
-                (None, true) => {
-                    read_to_lf::<false, true>(scan, bytes, start, 0)
-                }
-                (None, false) => {
-                    read_to_lf::<false, false>(scan, bytes, start, 0)
-                }
-            }
-        }
+        unsafe { with_kind!(read_to_lf(scan, bytes, start), also, fast) }
     }
 
     /// Whether the CPU's PEXT is fast. AMD's before Zen 3 (family 0x19)
     /// run it in microcode, a few hundred cycles for a word of many bits:
     /// [`pext`] does the same in a few dozen instructions there.
-    fn fast_pext() -> bool {
+    pub(super) fn fast_pext() -> bool {
         use std::sync::atomic::Ordering;
         match FAST.load(Ordering::Relaxed) {
             1 => true,
@@ -954,17 +959,16 @@ mod avx2 {
     pub(super) static FAST: std::sync::atomic::AtomicU8 =
         std::sync::atomic::AtomicU8::new(0);
 
-    /// Whether the CPU is an AMD one of a family before 0x19.
+    /// Whether the CPU is an AMD one of a family before 0x19, or a Hygon
+    /// one (family 0x18, Zen 1 as AMD's, its PEXT as slow).
     fn slow_pext_cpu() -> bool {
         use std::arch::x86_64::__cpuid;
         // CPUID is on every x86-64 CPU; leaves 0 and 1 always exist.
         let (vendor, signature) = (__cpuid(0), __cpuid(1));
-        let amd = (vendor.ebx, vendor.edx, vendor.ecx)
-            == (
-                u32::from_le_bytes(*b"Auth"),
-                u32::from_le_bytes(*b"enti"),
-                u32::from_le_bytes(*b"cAMD"),
-            );
+        let vendor =
+            [vendor.ebx, vendor.edx, vendor.ecx].map(u32::to_le_bytes);
+        let amd =
+            matches!(vendor.as_flattened(), b"AuthenticAMD" | b"HygonGenuine");
         let base = (signature.eax >> 8) & 0xf;
         let family = if base == 0xf {
             base + ((signature.eax >> 20) & 0xff)
@@ -976,8 +980,7 @@ mod avx2 {
 
     /// The bits of `x` where `mask` has its set bits, packed at the
     /// bottom in order, as PEXT gives them: a bit of `mask` at a time.
-    #[cold]
-    #[inline(never)]
+    #[inline]
     pub(super) fn pext(x: u64, mut mask: u64) -> u64 {
         let (mut out, mut k) = (0, 0);
         while mask != 0 {
