@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use chesspipe::lines::{
     count_line_ends, last_line_end, line_ends, LineEnd, LineReader,
 };
-use chesspipe::pbi::scan::{each_lf_line, LineScan};
+use chesspipe::pbi::scan::{checks_utf8, each_lf_line, LineScan};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -114,7 +114,11 @@ fuzz_target!(|data: &[u8]| {
             first,
             &mut scan,
             Some(b','),
-            |_, line, _, _| {
+            |_, line, scan, read| {
+                // The scan's UTF-8 check, where it made one, is std's.
+                let valid = std::str::from_utf8(line.content()).is_ok();
+                assert!(scan.utf8().is_none_or(|got| got == valid));
+                assert!(!read || !checks_utf8() || scan.utf8().is_some());
                 fused.push((
                     line.content().to_vec(),
                     line.end(),

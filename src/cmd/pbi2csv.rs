@@ -689,13 +689,16 @@ struct Rows<'c> {
 
 impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        // Valid as a whole, then every line is.
-        let utf8 = simdutf8::basic::from_utf8(batch.lines.bytes()).is_ok();
+        // Valid as a whole, then every line is. Lines that end with LF
+        // alone are checked as the scan reads them, where it can.
+        let valid = |bytes: &[u8]| simdutf8::basic::from_utf8(bytes).is_ok();
         let diagnostics = &mut batch.diagnostics;
         let (table, parser, name) =
             (&mut self.table, &mut self.parser, self.name);
         let lines = &mut batch.lines;
-        if table.fast && lines.by_lf() {
+        let by_lf = table.fast && lines.by_lf();
+        let utf8 = !(by_lf && scan::checks_utf8()) && valid(lines.bytes());
+        if by_lf {
             // The lines are found as they are read, up to one that does
             // not end with LF alone; the rest are read the usual way.
             let (bytes, first) = (lines.bytes(), lines.first());
@@ -723,6 +726,7 @@ impl Work for Rows<'_> {
             table.scan = scan;
             let mut ended = next - first;
             if stop < bytes.len() {
+                let utf8 = utf8 || valid(&bytes[stop..]);
                 ended += lines.each_from(stop, next, |line| {
                     let _ = table.line(name, parser, line, utf8, diagnostics);
                 });

@@ -1002,8 +1002,10 @@ impl Work for Selecting<'_> {
             batch.lines.settle();
         }
         let bytes = batch.lines.bytes();
-        // Valid as a whole, then every line is.
-        let utf8 = simdutf8::basic::from_utf8(bytes).is_ok();
+        // Valid as a whole, then every line is. Lines that end with LF
+        // alone are checked as the scan reads them, where it can.
+        let valid = |bytes: &[u8]| simdutf8::basic::from_utf8(bytes).is_ok();
+        let utf8 = !(by_lf && scan::checks_utf8()) && valid(bytes);
         let literal = self.reading.literal.is_some();
         if let Some(lit) = &self.reading.literal {
             self.hits.find(&lit.finder, bytes);
@@ -1012,7 +1014,7 @@ impl Work for Selecting<'_> {
         let (mut selected, out) = (0, &mut batch.out);
         let print = self.mode == Mode::Print;
         let diagnostics = &mut batch.diagnostics;
-        let mut each = |at: usize, line: Line<'_>, scan: &LineScan, read| {
+        let mut each = |at, line: Line<'_>, scan: &LineScan, read, utf8| {
             let found = match literal {
                 true => hits.in_line(at, at + line.content().len()),
                 false => None,
@@ -1036,22 +1038,24 @@ impl Work for Selecting<'_> {
                 scan,
                 None,
                 |at, line, s, read| {
-                    each(at, line, s, read);
+                    each(at, line, s, read, utf8);
                 },
             );
+            // The rest, read the usual way, as a whole.
+            let utf8 = utf8 || (stop < len && valid(&bytes[stop..]));
             let lines = &mut batch.lines;
             let mut ended = next - first;
             if stop < len {
                 ended += lines.each_at_from(stop, next, |at, line| {
                     let read = scan.read(line.content(), None);
-                    each(at, line, scan, read);
+                    each(at, line, scan, read, utf8);
                 });
             }
             lines.counted(ended);
         } else {
             batch.lines.each_at(|at, line| {
                 let read = scan.read(line.content(), None);
-                each(at, line, scan, read);
+                each(at, line, scan, read, utf8);
             });
         }
         batch.selected = selected;

@@ -37,6 +37,8 @@ pub mod escape;
 mod record;
 pub mod scan;
 pub(crate) mod swar;
+#[cfg(target_arch = "x86_64")]
+mod utf8;
 pub mod write;
 
 pub use record::{
@@ -136,8 +138,10 @@ impl Parser {
 
     /// Whether [`Parser::line`] would read `line` as a data record and
     /// say nothing about it ([`Clean`]). `scan` is the line's content read by
-    /// [`LineScan::read`]; `utf8` says that the caller knows the line to
-    /// be valid UTF-8 (it checked a batch of lines at once).
+    /// [`LineScan::read`] or [`LineScan::read_to_lf`]; `utf8` says that
+    /// the caller knows the line to be valid UTF-8 (it checked a batch of
+    /// lines at once), for a line whose scan did not check it
+    /// ([`LineScan::utf8`]).
     ///
     /// This is the fast way through a line: the checks of
     /// [`Parser::line`] (9 fields, escapes, UTF-8, subfields, position,
@@ -213,8 +217,9 @@ impl Parser {
                 || (status.is_empty() && field(Field::Keymove).is_empty()))
             && (!scan.has_backslash() || scan.escapes_valid(content))
             && (!scan.has_high()
-                || utf8
-                || simdutf8::basic::from_utf8(content).is_ok());
+                || scan.utf8().unwrap_or_else(|| {
+                    utf8 || simdutf8::basic::from_utf8(content).is_ok()
+                }));
         if !ok {
             return None;
         }

@@ -50,6 +50,9 @@ pub struct LineScan {
     /// Whether the line holds a `"`, a byte of 0x80 or more.
     any_dquote: bool,
     high: bool,
+    /// Whether the line is valid UTF-8, when the scan checked it
+    /// ([`LineScan::utf8`]).
+    utf8: Option<bool>,
     /// Whether the line holds a CR, or a byte C2 or E2 (which begin a NEL
     /// and an LS): it may end otherwise than with its LF. Noted by
     /// [`LineScan::read_to_lf`] only.
@@ -78,6 +81,7 @@ impl LineScan {
             semi_fields: 0,
             any_dquote: false,
             high: false,
+            utf8: None,
             rare: false,
         }
     }
@@ -118,7 +122,9 @@ impl LineScan {
     /// The line's end is found in the same pass that reads it, which also
     /// notes whether the line holds a CR, C2 or E2, a byte that may begin
     /// a line end other than LF: [`each_lf_line`] reads a block of lines
-    /// so, with no other search for their ends.
+    /// so, with no other search for their ends. With AVX2 the same pass
+    /// checks that the line is valid UTF-8 ([`LineScan::utf8`]), so that
+    /// no pass of its own over the block is needed.
     #[inline]
     pub fn read_to_lf(
         &mut self,
@@ -158,6 +164,7 @@ impl LineScan {
         self.semi_fields = 0;
         self.any_dquote = false;
         self.high = false;
+        self.utf8 = None;
         self.rare = false;
     }
 
@@ -263,6 +270,14 @@ impl LineScan {
     #[inline(always)]
     pub fn has_high(&self) -> bool {
         self.high
+    }
+
+    /// Whether the line is valid UTF-8, if the scan checked it: only
+    /// [`LineScan::read_to_lf`] does, with AVX2, in the same pass
+    /// (`None` otherwise: not known).
+    #[inline(always)]
+    pub fn utf8(&self) -> Option<bool> {
+        self.utf8
     }
 
     /// A bit for each field (bit `f` for field `f`, 0-8) that holds a `"`
@@ -485,6 +500,16 @@ pub fn each_lf_line<'a>(
     (start, number)
 }
 
+/// Whether [`LineScan::read_to_lf`] checks UTF-8 on this CPU
+/// ([`LineScan::utf8`]): a reader of lines that end with LF need not
+/// check them otherwise.
+pub fn checks_utf8() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return avx2::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Whether `content`, the bytes before an LF, hold a line end other than
 /// LF: a CR, a NEL or an LS.
 #[cold]
@@ -598,6 +623,7 @@ mod avx2 {
     };
 
     use super::{LineScan, Word, MAX_LEN};
+    use crate::pbi::utf8::Utf8;
 
     /// Whether the CPU has what [`read`] and [`read_to_lf`] need (std
     /// caches the answer: each test is a load).
@@ -1100,17 +1126,20 @@ mod avx2 {
         // SAFETY (of every call below): the CPU has AVX2, POPCNT, BMI1 and
         // BMI2; each word is below `MAX_LEN / 64`.
         let mut r = unsafe { Reader::<QUOTES, true>::new(also) };
+        let mut utf8 = unsafe { Utf8::new() };
         let mut at = start;
         let mut w = 0;
         while at < bytes.len() && w < MAX_LEN / 64 {
             let v = unsafe { load(bytes, at) };
             if let Some(n) = unsafe { r.lf(v) } {
                 scan.len = at - start + n as usize;
+                scan.utf8 = Some(unsafe { utf8.last(v, n) });
                 let m = unsafe { r.last(v, n, scan) };
                 unsafe { word::<QUOTES, PEXT>(scan, w, m) };
                 unsafe { r.finish(scan) };
                 return Some((at + n as usize, true));
             }
+            unsafe { utf8.word(v) };
             let m = unsafe { r.full(v) };
             unsafe { word::<QUOTES, PEXT>(scan, w, m) };
             at += 64;
