@@ -54,8 +54,8 @@ res, mb = sys.argv[1], sys.argv[2]
 # The stages: (label, pattern of the function whose inclusive cost it is).
 STAGES = [
     ("line ends counted", r"chesspipe::lines::line_ends$"),
-    ("UTF-8 checked, a batch at once", r"simdutf8::.*validate_utf8_basic"),
-    ("lines scanned into masks", r"chesspipe::pbi::scan::avx2::read_to_lf"),
+    ("UTF-8 checked, a batch at once (lines not read to their LF)", r"simdutf8::.*validate_utf8_basic"),
+    ("lines scanned into masks, and their UTF-8 checked", r"chesspipe::pbi::scan::avx2::read_to_lf"),
     ("line checks (fields, escapes, subfields, status)", r"chesspipe::pbi::Parser::clean$"),
     ("  of which the position", r"chesspipe::gbr::avx2::scan_in"),
     ("plain string searched, a batch at once", r"memchr::memmem::searcher::searcher_kind_avx2$"),
