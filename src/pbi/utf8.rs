@@ -6,10 +6,11 @@
 //!
 //! Why not simdutf8 itself, which the tools use everywhere else: it
 //! validates a slice, in a pass of its own over the batch, and that pass
-//! was 15% of pbi-grep's time on the realistic collection (perf; the
-//! tool is 15% faster with no check at all). Done on the words the scan
-//! has in registers anyway, the same checks cost about half of that
-//! (BENCHMARKS.md, "Where the time goes"). The tables and the steps are
+//! took 19% of pbi-grep's cycles on the realistic collection (perf),
+//! most of them waiting for memory: with no check at all, the tool was
+//! 15% faster. Done on the words the scan has in registers anyway, the
+//! same checks cost about half of that (BENCHMARKS.md, "Where the time
+//! goes"). The tables and the steps are
 //! simdutf8's (`algorithm.rs`: `check_special_cases`,
 //! `must_be_2_3_continuation`), and the tests hold the result to
 //! `std::str::from_utf8`.
