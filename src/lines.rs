@@ -579,6 +579,17 @@ pub(crate) fn short_search<T, const N: usize>(
     Err(head.len())
 }
 
+/// A bit for each byte of `block` that is `needle`: [`mask16`] of its
+/// four quarters.
+#[inline(always)]
+pub(crate) fn mask64(block: &[u8; 64], needle: u8) -> u64 {
+    let quarter = |k: usize| {
+        let chunk = block[16 * k..16 * k + 16].try_into().unwrap();
+        u64::from(mask16(chunk, [needle])) << (16 * k)
+    };
+    quarter(0) | quarter(1) | quarter(2) | quarter(3)
+}
+
 /// A bit for each byte of `chunk` that is one of `needles`.
 #[inline(always)]
 fn mask16<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {

@@ -242,7 +242,7 @@ impl KComment {
         let (colon, close, attempts) = head::<false>(bytes, open, side)?;
         let brace = match bytes.get(close + 1) {
             Some(b'}') => close + 1,
-            _ => close + 1 + super::lex::find(b'}', &bytes[close + 1..])?,
+            _ => close + 1 + super::lex::find_near(b'}', &bytes[close + 1..])?,
         };
         let c = &bytes[at..=brace];
         let k = KComment::new(c, open - at, colon - at, close - at, attempts)?;

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use crate::lines::short_search;
+use crate::lines::{mask64, short_search};
 
 /// What each byte is to the tokenizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +100,27 @@ pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
         Ok(at) => Some(at),
         Err(n) => memchr(needle, &hay[n..]).map(|i| i + n),
     }
+}
+
+/// [`find`] for a `needle` most often found in the first 64 bytes of
+/// `hay` (the `}` after the head of a Kriegspiel comment, whose free
+/// text is a few dozen bytes): those are searched as one block
+/// ([`mask64`]), inline, and the rest by [`find`], out of line.
+#[inline(always)]
+pub(super) fn find_near(needle: u8, hay: &[u8]) -> Option<usize> {
+    let Some(block) = hay.first_chunk::<64>() else {
+        return find_from(needle, hay, 0);
+    };
+    match mask64(block, needle) {
+        0 => find_from(needle, hay, 64),
+        mask => Some(mask.trailing_zeros() as usize),
+    }
+}
+
+/// [`find`] in `hay` from `from` on, as an offset into `hay`.
+#[inline(never)]
+fn find_from(needle: u8, hay: &[u8], from: usize) -> Option<usize> {
+    find(needle, &hay[from..]).map(|i| from + i)
 }
 
 /// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
@@ -369,6 +390,21 @@ mod tests {
             for needle in [b'a', b'k', b'w', b'}'] {
                 let want = hay[..n].iter().position(|&b| b == needle);
                 assert_eq!(find(needle, &hay[..n]), want);
+            }
+        }
+    }
+
+    #[test]
+    fn find_near_agrees_with_position() {
+        // One `}` at each offset, in and past the first block, and none.
+        for n in [0, 1, 63, 64, 65, 130, 400] {
+            for at in (0..n).chain([n]) {
+                let mut hay = vec![b'x'; n];
+                if at < n {
+                    hay[at] = b'}';
+                }
+                let want = hay.iter().position(|&b| b == b'}');
+                assert_eq!(find_near(b'}', &hay), want, "{n} {at}");
             }
         }
     }
