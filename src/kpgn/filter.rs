@@ -317,20 +317,24 @@ impl<'c> Output<'c> {
     ) {
         // `{`, the white space, `(`, the announcements and `:` are kept
         // as read, with the pending input.
+        // The parts kept are short runs of the input: [`append`] copies
+        // them without a call to `memcpy`.
         let illegal = k.illegal();
-        self.flush_to(input, span.start + illegal.start, out);
-        let c = &input[span.clone()];
+        let (from, to) =
+            (span.start + illegal.start, span.start + illegal.end);
+        self.flush_to(input, from, out);
         match k.listed() {
             Some(n) => decimal::push(out, n as u64),
-            None => out.extend_from_slice(&c[illegal.clone()]),
+            None => append(out, input, from, to),
         }
+        let trail = span.start + k.trail();
         if keep_text {
-            out.extend_from_slice(&c[illegal.end..]);
-        } else if k.trail() + 1 == c.len() {
+            append(out, input, to, span.end);
+        } else if trail + 1 == span.end {
             out.extend_from_slice(b")}");
         } else {
             out.push(b')');
-            out.extend_from_slice(&c[k.trail()..]);
+            append(out, input, trail, span.end);
         }
         self.flushed = span.end;
     }
