@@ -206,8 +206,11 @@ impl KComment {
         attempts: u32,
     ) -> Option<KComment> {
         let end = c.len() - 1;
-        // The free text usually ends right before `}`.
+        // The free text usually ends right before `}`, or one space
+        // before it (`{ (:) text }`): then the byte before the space is
+        // the text's last (or `)`), which no white space ends with.
         let text_end = match c[end - 1] {
+            b' ' if matches!(c[end - 2], 0x21..=0x7E) => end - 1,
             b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
                 close + 1 + trim_end(&c[close + 1..end]).len()
             }
