@@ -15,8 +15,10 @@ pub(super) enum Class {
     Other,
     /// Space, tab, VT, FF (U+00A0 is found by [`space_at`]).
     Space,
-    /// `A-Z a-z 0-9 _ + # = : / -`: moves, numbers, termination markers.
+    /// `A-Z a-z _ + # = : / -`: moves (symbol characters but digits).
     Symbol,
+    /// `0-9`: move numbers, termination markers, castling with zeros.
+    Digit,
     /// `{`
     Brace,
     /// `;`
@@ -51,6 +53,7 @@ pub(super) const CLASS: [Class; 256] = {
             b'!' | b'?' => Class::Glyph,
             b'*' => Class::Star,
             b'\r' | b'\n' => Class::LineEnd,
+            b'0'..=b'9' => Class::Digit,
             b'_' | b'+' | b'#' | b'=' | b':' | b'/' | b'-' => Class::Symbol,
             _ if c.is_ascii_alphanumeric() => Class::Symbol,
             _ => Class::Other,
@@ -63,7 +66,7 @@ pub(super) const CLASS: [Class; 256] = {
 /// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
 #[inline(always)]
 pub(super) fn is_symbol(b: u8) -> bool {
-    CLASS[b as usize] == Class::Symbol
+    matches!(CLASS[b as usize], Class::Symbol | Class::Digit)
 }
 
 /// The length of the white space at `buf[i..end]`, 0 if there is none:

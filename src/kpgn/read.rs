@@ -625,6 +625,7 @@ impl<S: Sink> Game<S> {
             }
             i = match CLASS[b as usize] {
                 Class::Symbol => self.symbol(input, i, out),
+                Class::Digit => self.numeral(input, i, out),
                 Class::Brace => {
                     match self.brace(input, i, &mut limit, whole, out) {
                         Ok(next) => {
@@ -826,8 +827,9 @@ impl<S: Sink> Game<S> {
         self.close_comment(input, open, open + 1, limit, whole, out)
     }
 
-    /// A run of symbol characters at `start`: a move number, a
-    /// termination marker or a move.
+    /// A run of symbol characters at `start` that starts with a symbol
+    /// character other than a digit: a move, read by the SAN automaton
+    /// as it is scanned.
     #[inline]
     fn symbol(
         &mut self,
@@ -835,18 +837,24 @@ impl<S: Sink> Game<S> {
         start: usize,
         out: &mut Vec<u8>,
     ) -> usize {
-        if !input[start].is_ascii_digit() {
-            // A move: read by the SAN automaton as it is scanned.
-            let side = (self.core.depth == 0).then_some(self.core.to_move);
-            let end = match san::scan_move(input, start, side) {
-                Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => {
-                    end
-                }
-                _ => return self.not_a_move(input, start),
-            };
-            self.a_move(input, start..end, false, out);
-            return end;
-        }
+        let side = (self.core.depth == 0).then_some(self.core.to_move);
+        let end = match san::scan_move(input, start, side) {
+            Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => end,
+            _ => return self.not_a_move(input, start),
+        };
+        self.a_move(input, start..end, false, out);
+        end
+    }
+
+    /// A run of symbol characters at `start` that starts with a digit: a
+    /// move number, a termination marker or castling with zeros.
+    #[inline]
+    fn numeral(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> usize {
         // The digits, and their value (as a move number) as they go: more
         // than 19 digits is more than any move number, and reads as the
         // largest number.
@@ -1259,7 +1267,7 @@ fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
 /// glyph.
 #[inline(always)]
 fn token_byte(b: u8) -> bool {
-    matches!(CLASS[b as usize], Class::Symbol | Class::Glyph)
+    matches!(CLASS[b as usize], Class::Symbol | Class::Digit | Class::Glyph)
 }
 
 /// The line that starts at `from`: where its line end starts and ends,
