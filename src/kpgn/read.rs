@@ -855,11 +855,11 @@ impl<S: Sink> Game<S> {
         start: usize,
         out: &mut Vec<u8>,
     ) -> usize {
-        // The digits, and their value (as a move number) as they go: more
-        // than 19 digits is more than any move number, and reads as the
-        // largest number.
-        let mut i = start;
-        let mut value = 0u64;
+        // The digits (the first is `input[start]`), and their value (as a
+        // move number) as they go: more than 19 digits is more than any
+        // move number, and reads as the largest number.
+        let mut i = start + 1;
+        let mut value = u64::from(input[start] - b'0');
         while let Some(&d) = input.get(i).filter(|d| d.is_ascii_digit()) {
             value = value.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
             i += 1;
@@ -867,12 +867,13 @@ impl<S: Sink> Game<S> {
         if i - start > 19 {
             value = u64::MAX;
         }
-        if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
-            let digits = i;
-            // `N.` or, as often, `N...`: however many dots there are.
-            while input.get(i) == Some(&b'.') {
-                i += 1;
-            }
+        let digits = i;
+        // `N.` or, as often, `N...`: however many dots there are. A dot
+        // is no symbol character: after one, the number ends.
+        while input.get(i) == Some(&b'.') {
+            i += 1;
+        }
+        if i > digits || !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
             self.number(input, start..i, value, i - digits, out);
             return i;
         }
