@@ -146,6 +146,49 @@ const NAME: [bool; 256] = {
     t
 };
 
+/// Where the tag name ([`NAME`] bytes) that starts at `line[j]` ends,
+/// not past `end`: 16 bytes at a time with SSE2 where 16 are left (a
+/// name is a few bytes long: one look at them, most often), else one at
+/// a time.
+#[inline(always)]
+fn name_end(line: &[u8], mut j: usize, end: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(chunk) = line.get(j..).and_then(<[u8]>::first_chunk::<16>) {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
+            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
+        // of `chunk`, unaligned loads being allowed.
+        let name = unsafe {
+            let b = _mm_loadu_si128(chunk.as_ptr().cast());
+            // Signed comparisons: bytes from 0x80 on, negative, are no
+            // digits and no letters.
+            let within = |v, lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(hi as i8 + 1), v),
+                )
+            };
+            // Letters of either case as lower case.
+            let lower = _mm_or_si128(b, _mm_set1_epi8(0x20));
+            let alnum =
+                _mm_or_si128(within(b, b'0', b'9'), within(lower, b'a', b'z'));
+            let under = _mm_cmpeq_epi8(b, _mm_set1_epi8(b'_' as i8));
+            _mm_movemask_epi8(_mm_or_si128(alnum, under)) as u32
+        };
+        let n = (!name).trailing_zeros() as usize;
+        if n < 16 {
+            return (j + n).min(end);
+        }
+        j += 16;
+    }
+    while j < end && NAME[line[j] as usize] {
+        j += 1;
+    }
+    j.min(end)
+}
+
 /// A tag pair, `[Name "value"]`, as spans into the line that holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Tag {
@@ -186,10 +229,7 @@ pub(super) fn tag_pair(
         return None;
     }
     let name_start = skip_space(line, i + 1, end);
-    let mut j = name_start;
-    while j < end && NAME[line[j] as usize] {
-        j += 1;
-    }
+    let mut j = name_end(line, name_start, end);
     let name = name_start..j;
     j = skip_space(line, j, end);
     if name.is_empty() || j >= end || line[j] != b'"' {
@@ -384,6 +424,29 @@ mod tests {
         assert_eq!(cuts(&["1. e4", "%x", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", "[x] no tag", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", " %x", t]), [false, false, true]);
+    }
+
+    #[test]
+    fn name_end_agrees_with_the_name_bytes() {
+        // Every byte after names of 0 to 20 bytes, with and without 16
+        // bytes after them, and an end before, at and after the name's.
+        let names = b"aZ09_Event_WhiteElo_x";
+        for len in 0..=20 {
+            for b in 0..=255u8 {
+                for tail in [1, 16, 30] {
+                    let mut line = names[..len].to_vec();
+                    line.push(b);
+                    line.resize(len + tail, b'_');
+                    for end in [len / 2, len, len + 1, line.len()] {
+                        let mut want = 0;
+                        while want < end && NAME[line[want] as usize] {
+                            want += 1;
+                        }
+                        assert_eq!(name_end(&line, 0, end), want, "{line:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
