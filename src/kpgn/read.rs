@@ -40,7 +40,7 @@ use super::lex::{self, Class, CLASS};
 use super::{san, Side};
 use crate::diag::{shown, Diagnostic, Failure, Report};
 use crate::lines::{
-    count_line_ends, find_line_end, last_line_end, LineReader,
+    count_line_ends, find_line_end, last_line_end, plain_lf, LineReader,
 };
 use shakmaty::fen::Fen;
 use shakmaty::Color;
@@ -1279,7 +1279,11 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
-    match find_line_end(&input[from..upto]) {
+    let bytes = &input[from..upto];
+    if let Some(end) = plain_lf(bytes) {
+        return (from + end, from + end + 1);
+    }
+    match find_line_end(bytes) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
     }
