@@ -1279,11 +1279,16 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
-    let bytes = &input[from..upto];
-    if let Some(end) = plain_lf(bytes) {
-        return (from + end, from + end + 1);
+    match plain_lf(&input[from..upto]) {
+        Some(end) => (from + end, from + end + 1),
+        None => any_line_end(input, from, upto),
     }
-    match find_line_end(bytes) {
+}
+
+/// [`line_end`] of a line that is not plain ([`plain_lf`]), out of line.
+#[inline(never)]
+fn any_line_end(input: &[u8], from: usize, upto: usize) -> (usize, usize) {
+    match find_line_end(&input[from..upto]) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
     }
