@@ -790,7 +790,9 @@ fn append_then<const N: usize>(
 #[inline(always)]
 fn separate(next: Option<u8>, out: &mut Vec<u8>) {
     let graphic = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_graphic());
-    if graphic(out.last().copied()) && graphic(next) {
+    // `next` first: most often it is white space, and `out` is not
+    // looked at.
+    if graphic(next) && graphic(out.last().copied()) {
         out.push(b' ');
     }
 }
