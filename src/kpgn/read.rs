@@ -637,11 +637,8 @@ impl<S: Sink> Game<S> {
                 }
                 Class::Space => i + 1,
                 Class::LineEnd => {
-                    let next = if input[i..].starts_with(b"\r\n") {
-                        i + 2
-                    } else {
-                        i + 1
-                    };
+                    let crlf = b == b'\r' && input.get(i + 1) == Some(&b'\n');
+                    let next = if crlf { i + 2 } else { i + 1 };
                     if let Some(stop) = self.line_end(input, i, next, out) {
                         return (next, stop);
                     }
