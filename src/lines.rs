@@ -508,6 +508,49 @@ pub fn find_line_end(bytes: &[u8]) -> Option<(usize, usize)> {
     }
 }
 
+/// The first LF in the first 32 bytes of `bytes`, when only ASCII
+/// other than CR comes before it: then it is the first line end
+/// ([`find_line_end`]), found with one look at 32 bytes (SSE2), as most
+/// lines of tag pairs are. `None` for anything else (fewer than 32
+/// bytes, no LF in them, a CR or a byte from 0x80 on before it), which
+/// [`find_line_end`] reads.
+#[inline(always)]
+pub(crate) fn plain_lf(bytes: &[u8]) -> Option<usize> {
+    let block: &[u8; 32] = bytes.first_chunk()?;
+    let half = |k: usize| -> u32 {
+        let chunk = block[16 * k..16 * k + 16].try_into().unwrap();
+        let (lf_cr, high) = lf_cr_high(chunk);
+        (lf_cr | high) << (16 * k)
+    };
+    let stop = half(0) | half(1);
+    let at = stop.trailing_zeros() as usize;
+    (at < 32 && block[at] == b'\n').then_some(at)
+}
+
+/// A bit for each byte of `chunk` that is LF or CR, and one for each
+/// byte from 0x80 on.
+#[inline(always)]
+fn lf_cr_high(chunk: &[u8; 16]) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8};
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
+        // of `chunk`, unaligned loads being allowed.
+        let high = unsafe {
+            _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast())) as u32
+        };
+        (mask16(chunk, [b'\n', b'\r']), high)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let high = chunk
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &b)| m | u32::from(b >= 0x80) << i);
+        (mask16(chunk, [b'\n', b'\r']), high)
+    }
+}
+
 /// [`find_line_end`] by memchr searches of the whole of `bytes`.
 fn find_line_end_long(bytes: &[u8]) -> Option<(usize, usize)> {
     let crlf = memchr::memchr2(b'\n', b'\r', bytes);
@@ -577,6 +620,17 @@ pub(crate) fn short_search<T, const N: usize>(
         }
     }
     Err(head.len())
+}
+
+/// A bit for each byte of `block` that is `needle`: [`mask16`] of its
+/// four quarters.
+#[inline(always)]
+pub(crate) fn mask64(block: &[u8; 64], needle: u8) -> u64 {
+    let quarter = |k: usize| {
+        let chunk = block[16 * k..16 * k + 16].try_into().unwrap();
+        u64::from(mask16(chunk, [needle])) << (16 * k)
+    };
+    quarter(0) | quarter(1) | quarter(2) | quarter(3)
 }
 
 /// A bit for each byte of `chunk` that is one of `needles`.
@@ -1241,6 +1295,38 @@ mod tests {
                 find_line_end_long(&bytes),
                 "{bytes:?}"
             );
+            if let Some(at) = plain_lf(&bytes) {
+                assert_eq!(find_line_end(&bytes), Some((at, at + 1)));
+            }
+        }
+    }
+
+    #[test]
+    fn plain_lf_is_the_first_line_end_or_none() {
+        // An LF at each offset, after each byte, in 32 bytes and more.
+        for len in [31, 32, 40] {
+            for lf in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[lf] = b'\n';
+                    if lf > 0 {
+                        bytes[lf - 1] = b;
+                    }
+                    let found = plain_lf(&bytes);
+                    if let Some(at) = found {
+                        assert_eq!(find_line_end(&bytes), Some((at, at + 1)));
+                    }
+                    // The first LF, CR or byte from 0x80 on in 32 bytes,
+                    // if it is an LF.
+                    let first = bytes.get(..32).and_then(|block| {
+                        block
+                            .iter()
+                            .position(|&c| matches!(c, b'\n' | b'\r' | 0x80..))
+                    });
+                    let want = first.filter(|&at| bytes[at] == b'\n');
+                    assert_eq!(found, want, "{bytes:?}");
+                }
+            }
         }
     }
 

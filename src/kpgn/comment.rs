@@ -192,34 +192,38 @@ fn fast<const SPACED: bool>(
     side: Option<Side>,
 ) -> Option<KComment> {
     let (colon, close, attempts) = head::<SPACED>(c, open, side)?;
-    KComment::new(c, open, colon, close, attempts)
+    KComment::new(c, 0, [open, colon, close, c.len() - 1], attempts)
 }
 
 impl KComment {
-    /// The comment `c` (braces included) whose head [`head`] read.
+    /// The comment `bytes[at..=brace]` (`{` to `}`) whose head [`head`]
+    /// read: `open`, `colon` and `close` are offsets into `bytes`, those
+    /// of the comment are from `at`.
     #[inline(always)]
     fn new(
-        c: &[u8],
-        open: usize,
-        colon: usize,
-        close: usize,
+        bytes: &[u8],
+        at: usize,
+        [open, colon, close, brace]: [usize; 4],
         attempts: u32,
     ) -> Option<KComment> {
-        let end = c.len() - 1;
-        // The free text usually ends right before `}`.
-        let text_end = match c[end - 1] {
+        // The free text usually ends right before `}`, or one space
+        // before it (`{ (:) text }`): then the byte before the space is
+        // the text's last (or `)`), which no white space ends with.
+        let text_end = match bytes[brace - 1] {
+            b' ' if matches!(bytes[brace - 2], 0x21..=0x7E) => brace - 1,
             b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
-                close + 1 + trim_end(&c[close + 1..end]).len()
+                close + 1 + trim_end(&bytes[close + 1..brace]).len()
             }
-            _ => end,
+            _ => brace,
         };
         // Offsets fit: the comment is shorter than 4 GiB.
-        u32::try_from(c.len()).ok()?;
+        u32::try_from(brace + 1 - at).ok()?;
+        let offset = |i: usize| (i - at) as u32;
         Some(KComment {
-            open: open as u32,
-            colon: colon as u32,
-            close: close as u32,
-            text_end: text_end as u32,
+            open: offset(open),
+            colon: offset(colon),
+            close: offset(close),
+            text_end: offset(text_end),
             attempts,
         })
     }
@@ -242,10 +246,10 @@ impl KComment {
         let (colon, close, attempts) = head::<false>(bytes, open, side)?;
         let brace = match bytes.get(close + 1) {
             Some(b'}') => close + 1,
-            _ => close + 1 + super::lex::find(b'}', &bytes[close + 1..])?,
+            _ => close + 1 + super::lex::find_near(b'}', &bytes[close + 1..])?,
         };
-        let c = &bytes[at..=brace];
-        let k = KComment::new(c, open - at, colon - at, close - at, attempts)?;
+        let k =
+            KComment::new(bytes, at, [open, colon, close, brace], attempts)?;
         Some((brace + 1, k))
     }
 }

@@ -155,11 +155,23 @@ impl<'c> Output<'c> {
     /// its start after a removed item that was first on its line.
     #[inline(always)]
     fn flush_to(&mut self, input: &[u8], pos: usize, out: &mut Vec<u8>) {
+        self.flush_then(input, pos, [], out);
+    }
+
+    /// [`Output::flush_to`], then the bytes `then` ([`append_then`]).
+    #[inline(always)]
+    fn flush_then<const N: usize>(
+        &mut self,
+        input: &[u8],
+        pos: usize,
+        then: [u8; N],
+        out: &mut Vec<u8>,
+    ) {
         let mut from = self.flushed;
         if std::mem::take(&mut self.eat) {
             from = lex::skip_space(input, from, pos);
         }
-        append(out, input, from, pos);
+        append_then(out, input, from, pos, then);
         self.flushed = pos;
     }
 
@@ -316,21 +328,38 @@ impl<'c> Output<'c> {
         out: &mut Vec<u8>,
     ) {
         // `{`, the white space, `(`, the announcements and `:` are kept
-        // as read, with the pending input.
+        // as read, with the pending input. The parts kept are short runs
+        // of the input: [`append`] copies them without a call to
+        // `memcpy`.
         let illegal = k.illegal();
-        self.flush_to(input, span.start + illegal.start, out);
-        let c = &input[span.clone()];
+        let (from, to) =
+            (span.start + illegal.start, span.start + illegal.end);
+        let trail = span.start + k.trail();
         match k.listed() {
-            Some(n) => decimal::push(out, n as u64),
-            None => out.extend_from_slice(&c[illegal.clone()]),
-        }
-        if keep_text {
-            out.extend_from_slice(&c[illegal.end..]);
-        } else if k.trail() + 1 == c.len() {
-            out.extend_from_slice(b")}");
-        } else {
-            out.push(b')');
-            out.extend_from_slice(&c[k.trail()..]);
+            // The usual shape, a count of one digit and no text kept:
+            // written with the pending input in one piece.
+            Some(n @ 0..=9) if !keep_text => {
+                let digit = b'0' + n as u8;
+                if trail + 1 == span.end {
+                    self.flush_then(input, from, [digit, b')', b'}'], out);
+                } else {
+                    self.flush_then(input, from, [digit, b')'], out);
+                    append(out, input, trail, span.end);
+                }
+            }
+            listed => {
+                self.flush_to(input, from, out);
+                match listed {
+                    Some(n) => decimal::push(out, n as u64),
+                    None => append(out, input, from, to),
+                }
+                if keep_text {
+                    append(out, input, to, span.end);
+                } else {
+                    out.push(b')');
+                    append(out, input, trail, span.end);
+                }
+            }
         }
         self.flushed = span.end;
     }
@@ -711,30 +740,47 @@ impl Sink for Output<'_> {
     }
 }
 
-/// Appends `input[from..to]` to `out`. Most runs of pending input are a
-/// few dozen bytes: such a run is copied as one block of [`RUN`] bytes,
-/// without a call to `memcpy`, when `input` has that many from `from` on
-/// (what the block holds after `to` lands past the end of `out`, and is
-/// no part of it).
+/// Appends `input[from..to]` to `out` ([`append_then`] with nothing
+/// after it).
 #[inline(always)]
 fn append(out: &mut Vec<u8>, input: &[u8], from: usize, to: usize) {
+    append_then(out, input, from, to, []);
+}
+
+/// Appends `input[from..to]` to `out`, then the `N` bytes `then`. Most
+/// runs of pending input are a few dozen bytes: such a run is copied as
+/// one block of [`RUN`] bytes, without a call to `memcpy`, when `input`
+/// has that many from `from` on (what the block holds after `to` lands
+/// past the end of `out`, and is no part of it, or is overwritten by
+/// `then`).
+#[inline(always)]
+fn append_then<const N: usize>(
+    out: &mut Vec<u8>,
+    input: &[u8],
+    from: usize,
+    to: usize,
+    then: [u8; N],
+) {
     const RUN: usize = 64;
     let n = to.wrapping_sub(from);
     if n <= RUN && input.len().saturating_sub(from) >= RUN {
-        out.reserve(RUN);
+        out.reserve(RUN + N);
         // SAFETY: `input[from..from + RUN]` is in bounds (checked above),
         // and so is `input[from..to]`, as `to - from <= RUN`; `out` has
-        // room for `RUN` more bytes after its length (reserved), into
-        // which the block is copied; only the `n` bytes of the run, which
+        // room for `RUN + N` more bytes after its length (reserved), into
+        // which the block is copied, and `then` after the `n` bytes of
+        // the run (`n + N <= RUN + N`); only those `n + N` bytes, which
         // are now initialized, become part of it.
         unsafe {
             let len = out.len();
             let dst = out.as_mut_ptr().add(len);
             std::ptr::copy_nonoverlapping(input.as_ptr().add(from), dst, RUN);
-            out.set_len(len + n);
+            std::ptr::copy_nonoverlapping(then.as_ptr(), dst.add(n), N);
+            out.set_len(len + n + N);
         }
     } else {
         out.extend_from_slice(&input[from..to]);
+        out.extend_from_slice(&then);
     }
 }
 
@@ -744,7 +790,9 @@ fn append(out: &mut Vec<u8>, input: &[u8], from: usize, to: usize) {
 #[inline(always)]
 fn separate(next: Option<u8>, out: &mut Vec<u8>) {
     let graphic = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_graphic());
-    if graphic(out.last().copied()) && graphic(next) {
+    // `next` first: most often it is white space, and `out` is not
+    // looked at.
+    if graphic(next) && graphic(out.last().copied()) {
         out.push(b' ');
     }
 }

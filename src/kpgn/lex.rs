@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use crate::lines::short_search;
+use crate::lines::{mask64, short_search};
 
 /// What each byte is to the tokenizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,8 +15,10 @@ pub(super) enum Class {
     Other,
     /// Space, tab, VT, FF (U+00A0 is found by [`space_at`]).
     Space,
-    /// `A-Z a-z 0-9 _ + # = : / -`: moves, numbers, termination markers.
+    /// `A-Z a-z _ + # = : / -`: moves (symbol characters but digits).
     Symbol,
+    /// `0-9`: move numbers, termination markers, castling with zeros.
+    Digit,
     /// `{`
     Brace,
     /// `;`
@@ -51,6 +53,7 @@ pub(super) const CLASS: [Class; 256] = {
             b'!' | b'?' => Class::Glyph,
             b'*' => Class::Star,
             b'\r' | b'\n' => Class::LineEnd,
+            b'0'..=b'9' => Class::Digit,
             b'_' | b'+' | b'#' | b'=' | b':' | b'/' | b'-' => Class::Symbol,
             _ if c.is_ascii_alphanumeric() => Class::Symbol,
             _ => Class::Other,
@@ -63,7 +66,7 @@ pub(super) const CLASS: [Class; 256] = {
 /// Whether `b` is a symbol character: `A-Z a-z 0-9 _ + # = : / -`.
 #[inline(always)]
 pub(super) fn is_symbol(b: u8) -> bool {
-    CLASS[b as usize] == Class::Symbol
+    matches!(CLASS[b as usize], Class::Symbol | Class::Digit)
 }
 
 /// The length of the white space at `buf[i..end]`, 0 if there is none:
@@ -102,6 +105,27 @@ pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     }
 }
 
+/// [`find`] for a `needle` most often found in the first 64 bytes of
+/// `hay` (the `}` after the head of a Kriegspiel comment, whose free
+/// text is a few dozen bytes): those are searched as one block
+/// ([`mask64`]), inline, and the rest by [`find`], out of line.
+#[inline(always)]
+pub(super) fn find_near(needle: u8, hay: &[u8]) -> Option<usize> {
+    let Some(block) = hay.first_chunk::<64>() else {
+        return find_from(needle, hay, 0);
+    };
+    match mask64(block, needle) {
+        0 => find_from(needle, hay, 64),
+        mask => Some(mask.trailing_zeros() as usize),
+    }
+}
+
+/// [`find`] in `hay` from `from` on, as an offset into `hay`.
+#[inline(never)]
+fn find_from(needle: u8, hay: &[u8], from: usize) -> Option<usize> {
+    find(needle, &hay[from..]).map(|i| from + i)
+}
+
 /// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
 #[inline]
 fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
@@ -121,6 +145,49 @@ const NAME: [bool; 256] = {
     }
     t
 };
+
+/// Where the tag name ([`NAME`] bytes) that starts at `line[j]` ends,
+/// not past `end`: 16 bytes at a time with SSE2 where 16 are left (a
+/// name is a few bytes long: one look at them, most often), else one at
+/// a time.
+#[inline(always)]
+fn name_end(line: &[u8], mut j: usize, end: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(chunk) = line.get(j..).and_then(<[u8]>::first_chunk::<16>) {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
+            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
+        // of `chunk`, unaligned loads being allowed.
+        let name = unsafe {
+            let b = _mm_loadu_si128(chunk.as_ptr().cast());
+            // Signed comparisons: bytes from 0x80 on, negative, are no
+            // digits and no letters.
+            let within = |v, lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+                    _mm_cmpgt_epi8(_mm_set1_epi8(hi as i8 + 1), v),
+                )
+            };
+            // Letters of either case as lower case.
+            let lower = _mm_or_si128(b, _mm_set1_epi8(0x20));
+            let alnum =
+                _mm_or_si128(within(b, b'0', b'9'), within(lower, b'a', b'z'));
+            let under = _mm_cmpeq_epi8(b, _mm_set1_epi8(b'_' as i8));
+            _mm_movemask_epi8(_mm_or_si128(alnum, under)) as u32
+        };
+        let n = (!name).trailing_zeros() as usize;
+        if n < 16 {
+            return (j + n).min(end);
+        }
+        j += 16;
+    }
+    while j < end && NAME[line[j] as usize] {
+        j += 1;
+    }
+    j.min(end)
+}
 
 /// A tag pair, `[Name "value"]`, as spans into the line that holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,10 +229,7 @@ pub(super) fn tag_pair(
         return None;
     }
     let name_start = skip_space(line, i + 1, end);
-    let mut j = name_start;
-    while j < end && NAME[line[j] as usize] {
-        j += 1;
-    }
+    let mut j = name_end(line, name_start, end);
     let name = name_start..j;
     j = skip_space(line, j, end);
     if name.is_empty() || j >= end || line[j] != b'"' {
@@ -363,12 +427,50 @@ mod tests {
     }
 
     #[test]
+    fn name_end_agrees_with_the_name_bytes() {
+        // Every byte after names of 0 to 20 bytes, with and without 16
+        // bytes after them, and an end before, at and after the name's.
+        let names = b"aZ09_Event_WhiteElo_x";
+        for len in 0..=20 {
+            for b in 0..=255u8 {
+                for tail in [1, 16, 30] {
+                    let mut line = names[..len].to_vec();
+                    line.push(b);
+                    line.resize(len + tail, b'_');
+                    for end in [len / 2, len, len + 1, line.len()] {
+                        let mut want = 0;
+                        while want < end && NAME[line[want] as usize] {
+                            want += 1;
+                        }
+                        assert_eq!(name_end(&line, 0, end), want, "{line:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn find_agrees_with_position() {
         let hay: Vec<u8> = (0..200u8).map(|i| b'a' + i % 23).collect();
         for n in 0..hay.len() {
             for needle in [b'a', b'k', b'w', b'}'] {
                 let want = hay[..n].iter().position(|&b| b == needle);
                 assert_eq!(find(needle, &hay[..n]), want);
+            }
+        }
+    }
+
+    #[test]
+    fn find_near_agrees_with_position() {
+        // One `}` at each offset, in and past the first block, and none.
+        for n in [0, 1, 63, 64, 65, 130, 400] {
+            for at in (0..n).chain([n]) {
+                let mut hay = vec![b'x'; n];
+                if at < n {
+                    hay[at] = b'}';
+                }
+                let want = hay.iter().position(|&b| b == b'}');
+                assert_eq!(find_near(b'}', &hay), want, "{n} {at}");
             }
         }
     }

@@ -40,7 +40,7 @@ use super::lex::{self, Class, CLASS};
 use super::{san, Side};
 use crate::diag::{shown, Diagnostic, Failure, Report};
 use crate::lines::{
-    count_line_ends, find_line_end, last_line_end, LineReader,
+    count_line_ends, find_line_end, last_line_end, plain_lf, LineReader,
 };
 use shakmaty::fen::Fen;
 use shakmaty::Color;
@@ -625,6 +625,7 @@ impl<S: Sink> Game<S> {
             }
             i = match CLASS[b as usize] {
                 Class::Symbol => self.symbol(input, i, out),
+                Class::Digit => self.numeral(input, i, out),
                 Class::Brace => {
                     match self.brace(input, i, &mut limit, whole, out) {
                         Ok(next) => {
@@ -636,11 +637,8 @@ impl<S: Sink> Game<S> {
                 }
                 Class::Space => i + 1,
                 Class::LineEnd => {
-                    let next = if input[i..].starts_with(b"\r\n") {
-                        i + 2
-                    } else {
-                        i + 1
-                    };
+                    let crlf = b == b'\r' && input.get(i + 1) == Some(&b'\n');
+                    let next = if crlf { i + 2 } else { i + 1 };
                     if let Some(stop) = self.line_end(input, i, next, out) {
                         return (next, stop);
                     }
@@ -826,8 +824,9 @@ impl<S: Sink> Game<S> {
         self.close_comment(input, open, open + 1, limit, whole, out)
     }
 
-    /// A run of symbol characters at `start`: a move number, a
-    /// termination marker or a move.
+    /// A run of symbol characters at `start` that starts with a symbol
+    /// character other than a digit: a move, read by the SAN automaton
+    /// as it is scanned.
     #[inline]
     fn symbol(
         &mut self,
@@ -835,23 +834,29 @@ impl<S: Sink> Game<S> {
         start: usize,
         out: &mut Vec<u8>,
     ) -> usize {
-        if !input[start].is_ascii_digit() {
-            // A move: read by the SAN automaton as it is scanned.
-            let side = (self.core.depth == 0).then_some(self.core.to_move);
-            let end = match san::scan_move(input, start, side) {
-                Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => {
-                    end
-                }
-                _ => return self.not_a_move(input, start),
-            };
-            self.a_move(input, start..end, false, out);
-            return end;
-        }
-        // The digits, and their value (as a move number) as they go: more
-        // than 19 digits is more than any move number, and reads as the
-        // largest number.
-        let mut i = start;
-        let mut value = 0u64;
+        let side = (self.core.depth == 0).then_some(self.core.to_move);
+        let end = match san::scan_move(input, start, side) {
+            Ok(end) if !input.get(end).is_some_and(|&b| token_byte(b)) => end,
+            _ => return self.not_a_move(input, start),
+        };
+        self.a_move(input, start..end, false, out);
+        end
+    }
+
+    /// A run of symbol characters at `start` that starts with a digit: a
+    /// move number, a termination marker or castling with zeros.
+    #[inline]
+    fn numeral(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        out: &mut Vec<u8>,
+    ) -> usize {
+        // The digits (the first is `input[start]`), and their value (as a
+        // move number) as they go: more than 19 digits is more than any
+        // move number, and reads as the largest number.
+        let mut i = start + 1;
+        let mut value = u64::from(input[start] - b'0');
         while let Some(&d) = input.get(i).filter(|d| d.is_ascii_digit()) {
             value = value.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
             i += 1;
@@ -859,12 +864,13 @@ impl<S: Sink> Game<S> {
         if i - start > 19 {
             value = u64::MAX;
         }
-        if !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
-            let digits = i;
-            // `N.` or, as often, `N...`: however many dots there are.
-            while input.get(i) == Some(&b'.') {
-                i += 1;
-            }
+        let digits = i;
+        // `N.` or, as often, `N...`: however many dots there are. A dot
+        // is no symbol character: after one, the number ends.
+        while input.get(i) == Some(&b'.') {
+            i += 1;
+        }
+        if i > digits || !input.get(i).is_some_and(|&b| lex::is_symbol(b)) {
             self.number(input, start..i, value, i - digits, out);
             return i;
         }
@@ -1259,7 +1265,7 @@ fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
 /// glyph.
 #[inline(always)]
 fn token_byte(b: u8) -> bool {
-    matches!(CLASS[b as usize], Class::Symbol | Class::Glyph)
+    matches!(CLASS[b as usize], Class::Symbol | Class::Digit | Class::Glyph)
 }
 
 /// The line that starts at `from`: where its line end starts and ends,
@@ -1270,6 +1276,15 @@ pub(super) fn line_end(
     from: usize,
     upto: usize,
 ) -> (usize, usize) {
+    match plain_lf(&input[from..upto]) {
+        Some(end) => (from + end, from + end + 1),
+        None => any_line_end(input, from, upto),
+    }
+}
+
+/// [`line_end`] of a line that is not plain ([`plain_lf`]), out of line.
+#[inline(never)]
+fn any_line_end(input: &[u8], from: usize, upto: usize) -> (usize, usize) {
     match find_line_end(&input[from..upto]) {
         Some((end, next)) => (from + end, from + next),
         None => (upto, upto),
