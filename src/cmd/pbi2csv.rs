@@ -689,15 +689,12 @@ struct Rows<'c> {
 
 impl Work for Rows<'_> {
     fn work(&mut self, batch: &mut Batch) {
-        // Valid as a whole, then every line is. Lines that end with LF
-        // alone are checked as the scan reads them, where it can.
-        let valid = |bytes: &[u8]| simdutf8::basic::from_utf8(bytes).is_ok();
         let diagnostics = &mut batch.diagnostics;
         let (table, parser, name) =
             (&mut self.table, &mut self.parser, self.name);
         let lines = &mut batch.lines;
         let by_lf = table.fast && lines.by_lf();
-        let utf8 = !(by_lf && scan::checks_utf8()) && valid(lines.bytes());
+        let utf8 = scan::block_utf8(lines.bytes(), by_lf);
         if by_lf {
             // The lines are found as they are read, up to one that does
             // not end with LF alone; the rest are read the usual way.
@@ -726,7 +723,7 @@ impl Work for Rows<'_> {
             table.scan = scan;
             let mut ended = next - first;
             if stop < bytes.len() {
-                let utf8 = utf8 || valid(&bytes[stop..]);
+                let utf8 = utf8 || scan::block_utf8(&bytes[stop..], false);
                 ended += lines.each_from(stop, next, |line| {
                     let _ = table.line(name, parser, line, utf8, diagnostics);
                 });

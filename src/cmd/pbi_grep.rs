@@ -1002,10 +1002,7 @@ impl Work for Selecting<'_> {
             batch.lines.settle();
         }
         let bytes = batch.lines.bytes();
-        // Valid as a whole, then every line is. Lines that end with LF
-        // alone are checked as the scan reads them, where it can.
-        let valid = |bytes: &[u8]| simdutf8::basic::from_utf8(bytes).is_ok();
-        let utf8 = !(by_lf && scan::checks_utf8()) && valid(bytes);
+        let utf8 = scan::block_utf8(bytes, by_lf);
         let literal = self.reading.literal.is_some();
         if let Some(lit) = &self.reading.literal {
             self.hits.find(&lit.finder, bytes);
@@ -1042,7 +1039,7 @@ impl Work for Selecting<'_> {
                 },
             );
             // The rest, read the usual way, as a whole.
-            let utf8 = utf8 || (stop < len && valid(&bytes[stop..]));
+            let utf8 = utf8 || scan::block_utf8(&bytes[stop..], false);
             let lines = &mut batch.lines;
             let mut ended = next - first;
             if stop < len {

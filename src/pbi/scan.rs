@@ -500,9 +500,18 @@ pub fn each_lf_line<'a>(
     (start, number)
 }
 
+/// Whether the lines of `bytes` (whole lines) are known to be valid
+/// UTF-8 where the scan does not say ([`LineScan::utf8`]): `bytes`
+/// valid as a whole, then every line is. With `by_lf`, the lines are
+/// read by [`each_lf_line`], whose scan checks them where the CPU can
+/// ([`checks_utf8`]): then `false`, with no look, and the
+/// lines after where it stopped are asked about apart.
+pub fn block_utf8(bytes: &[u8], by_lf: bool) -> bool {
+    !(by_lf && checks_utf8()) && simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
 /// Whether [`LineScan::read_to_lf`] checks UTF-8 on this CPU
-/// ([`LineScan::utf8`]): a reader of lines that end with LF need not
-/// check them otherwise.
+/// ([`LineScan::utf8`]).
 pub fn checks_utf8() -> bool {
     #[cfg(target_arch = "x86_64")]
     return avx2::available();
