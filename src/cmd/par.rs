@@ -23,6 +23,8 @@ batch is worked on and emitted on the calling thread, so that `-j1`
 reads in batches as more threads do.
 */
 
+#[cfg(unix)]
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
@@ -413,7 +415,7 @@ where
                 return Ok(());
             }
         };
-        if !pool.finish(scope, batch, read.is_err(), &mut emit)? {
+        if !pool.finish(scope, Some(batch), read.is_err(), &mut emit)? {
             return Ok(());
         }
         read.map_err(Failure::Read)
@@ -482,6 +484,72 @@ pub enum Numbers {
     Worker,
 }
 
+/// How the lines of mapped batches are numbered ([`Numbers`]), by the
+/// reading thread as it makes the batches or as they are emitted.
+#[cfg(unix)]
+struct Numbering {
+    numbers: Numbers,
+    /// The number of the next batch's first line, as the reading thread
+    /// counts them.
+    made: Cell<u64>,
+    /// The number of the next emitted batch's first line, for batches
+    /// whose workers numbered their lines from 1.
+    emitted: Cell<u64>,
+}
+
+#[cfg(unix)]
+impl Numbering {
+    /// The numbering of batches whose first line is number `first`.
+    fn new(numbers: Numbers, first: u64) -> Numbering {
+        let (made, emitted) = (Cell::new(first), Cell::new(first));
+        Numbering { numbers, made, emitted }
+    }
+
+    /// Makes `batch` (an empty one) the lines of `window` in `range`:
+    /// numbered here, or left for its worker to count.
+    fn fill(
+        &self,
+        batch: &mut Batch,
+        window: Arc<map::Window>,
+        range: Range<usize>,
+    ) {
+        let lines = &mut batch.lines;
+        if self.numbers == Numbers::Reader {
+            let mut first = self.made.get();
+            (lines.first, lines.lf_only) =
+                numbered(&window.bytes()[range.clone()], &mut first);
+            self.made.set(first);
+        } else {
+            lines.first = 1;
+            lines.deferred = true;
+        }
+        lines.mapped = Some((window, range));
+    }
+
+    /// Before `batch` is emitted: if its worker numbered its lines from
+    /// 1, its diagnostics and [`Lines::first`] take the numbers of the
+    /// input.
+    fn emitting(&self, batch: &mut Batch) {
+        if batch.lines.deferred {
+            let base = self.emitted.get();
+            for d in &mut batch.diagnostics {
+                d.line += base - 1;
+            }
+            batch.lines.first = base;
+            self.emitted.set(base + batch.lines.count);
+        }
+    }
+
+    /// The number, in the input, of the first line of `batch`, made and
+    /// not passed on: the next to be emitted.
+    fn first_of(&self, batch: &Batch) -> u64 {
+        match self.numbers {
+            Numbers::Reader => batch.lines.first,
+            Numbers::Worker => self.emitted.get(),
+        }
+    }
+}
+
 /// Where [`run_mapped`] starts.
 #[cfg(unix)]
 struct Mapped<'f> {
@@ -509,17 +577,10 @@ where
     W: Work,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
-    let Mapped { mut windows, range, mut first, numbers } = read;
-    // The number of the next emitted batch's first line, for batches
-    // whose workers numbered their lines from 1.
-    let mut base = first;
+    let Mapped { mut windows, range, first, numbers } = read;
+    let numbering = Numbering::new(numbers, first);
     let mut emit = |batch: &mut Batch| {
-        if batch.lines.deferred {
-            for d in &mut batch.diagnostics {
-                d.line += base - 1;
-            }
-            base += batch.lines.count;
-        }
+        numbering.emitting(batch);
         user_emit(batch)
     };
     let batch_bytes = batch_bytes.max(1);
@@ -537,36 +598,21 @@ where
                 Ok(Some(range)) => range,
                 Ok(None) => break,
                 Err(e) => {
-                    if let Some(batch) = batch.take() {
-                        if !pool.finish(scope, batch, true, &mut emit)? {
-                            return Ok(());
-                        }
-                    } else if !pool.drain(&mut emit)? {
+                    if !pool.finish(scope, batch.take(), true, &mut emit)? {
                         return Ok(());
                     }
                     return Err(Failure::Read(e));
                 }
             };
             let mut next = spare.pop().unwrap_or_default();
-            let window = windows.current();
-            let bytes = &window.bytes()[range.clone()];
-            if numbers == Numbers::Reader {
-                (next.lines.first, next.lines.lf_only) =
-                    numbered(bytes, &mut first);
-            } else {
-                next.lines.deferred = true;
-            }
-            next.lines.mapped = Some((window, range));
+            numbering.fill(&mut next, windows.current(), range);
             if let Some(full) = batch.replace(next) {
                 if !pool.pass(scope, full, &mut spare, &mut emit)? {
                     return Ok(());
                 }
             }
         }
-        match batch {
-            Some(batch) => pool.finish(scope, batch, false, &mut emit)?,
-            None => pool.drain(&mut emit)?,
-        };
+        pool.finish(scope, batch, false, &mut emit)?;
         Ok(())
     })
 }
@@ -958,7 +1004,7 @@ where
                 return Ok(End::Done);
             }
         };
-        if !pool.finish(scope, batch, read.is_err(), &mut emit)? {
+        if !pool.finish(scope, Some(batch), read.is_err(), &mut emit)? {
             return Ok(End::Done);
         }
         read.map(|()| End::Done).map_err(Failure::Read)
@@ -1037,18 +1083,10 @@ where
     C: FnMut(&[u8]) -> bool,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
-    let (mut windows, mut first, numbers) = read;
-    // The number of the next emitted batch's first line, for batches
-    // whose workers numbered their lines from 1.
-    let base = std::cell::Cell::new(first);
+    let (mut windows, first, numbers) = read;
+    let numbering = Numbering::new(numbers, first);
     let mut emit = |batch: &mut Batch| {
-        if batch.lines.deferred {
-            for d in &mut batch.diagnostics {
-                d.line += base.get() - 1;
-            }
-            batch.lines.first = base.get();
-            base.set(base.get() + batch.lines.count);
-        }
+        numbering.emitting(batch);
         user_emit(batch)
     };
     let batch_bytes = batch_bytes.max(1);
@@ -1068,29 +1106,15 @@ where
                     Ok(Some(next)) => next,
                     Ok(None) => break,
                     Err(e) => {
-                        let go_on = match batch.take() {
-                            Some(batch) => {
-                                pool.finish(scope, batch, true, &mut emit)?
-                            }
-                            None => pool.drain(&mut emit)?,
-                        };
-                        if !go_on {
+                        let batch = batch.take();
+                        if !pool.finish(scope, batch, true, &mut emit)? {
                             return Ok(End::Done);
                         }
                         return Err(Failure::Read(e));
                     }
                 };
             let mut next = spare.pop().unwrap_or_default();
-            let window = windows.current();
-            let bytes = &window.bytes()[range.clone()];
-            if numbers == Numbers::Reader {
-                (next.lines.first, next.lines.lf_only) =
-                    numbered(bytes, &mut first);
-            } else {
-                next.lines.first = 1;
-                next.lines.deferred = true;
-            }
-            next.lines.mapped = Some((window, range));
+            numbering.fill(&mut next, windows.current(), range);
             next.cut = how == BatchEnd::Cut;
             if let Some(full) = batch.take() {
                 if !pool.pass(scope, full, &mut spare, &mut emit)? {
@@ -1102,18 +1126,12 @@ where
                     return Ok(End::Done);
                 }
                 let at = windows.pos() - next.lines.len() as u64;
-                let first = match numbers {
-                    Numbers::Reader => next.lines.first,
-                    Numbers::Worker => base.get(),
-                };
+                let first = numbering.first_of(&next);
                 return Ok(End::UncutAt { at, first });
             }
             batch = Some(next);
         }
-        match batch {
-            Some(batch) => pool.finish(scope, batch, false, &mut emit)?,
-            None => pool.drain(&mut emit)?,
-        };
+        pool.finish(scope, batch, false, &mut emit)?;
         Ok(End::Done)
     })
 }
@@ -1160,13 +1178,13 @@ impl<W: Work> Pool<W> {
         Ok(true)
     }
 
-    /// Has the last `batch` worked on (cut short if the input failed
-    /// after it) and emits every batch still in flight; false if `emit`
-    /// stopped.
+    /// Has the last `batch`, if any, worked on (cut short if the input
+    /// failed after it) and emits every batch still in flight; false if
+    /// `emit` stopped.
     fn finish<'scope, E>(
         &mut self,
         scope: &'scope thread::Scope<'scope, '_>,
-        mut batch: Batch,
+        batch: Option<Batch>,
         failed: bool,
         emit: &mut E,
     ) -> Result<bool, Failure>
@@ -1174,7 +1192,7 @@ impl<W: Work> Pool<W> {
         W: 'scope,
         E: FnMut(&mut Batch) -> io::Result<bool>,
     {
-        if !batch.lines.is_empty() {
+        if let Some(mut batch) = batch.filter(|b| !b.lines.is_empty()) {
             batch.cut_short = failed;
             if let Some(mut done) = self.last(scope, batch) {
                 if !emit(&mut done).map_err(Failure::Write)? {
