@@ -959,18 +959,6 @@ mod avx2 {
         unsafe { scan_in::<FULL>(s, 0, s.len()) }
     }
 
-    /// 64 bytes of 0xFF, then 64 of 0: from `64 - n` on, a mask of the
-    /// first `n` of 64 bytes.
-    static INSIDE: [u8; 128] = {
-        let mut t = [0u8; 128];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = 0xff;
-            i += 1;
-        }
-        t
-    };
-
     /// [`scan`] of `hay[start..start + len]`, read in place (with the
     /// bytes after it, which do not count) when `hay` has 64 bytes from
     /// `start`: no copy.
@@ -1040,18 +1028,9 @@ mod avx2 {
         raw: [__m256i; 2],
         len: usize,
     ) -> Option<Men> {
-        // SAFETY: `INSIDE` has 64 bytes from `64 - len`; the loads have
-        // no alignment requirement.
-        let v = unsafe {
-            let inside = INSIDE.as_ptr().add(64 - len);
-            [
-                _mm256_and_si256(raw[0], _mm256_loadu_si256(inside.cast())),
-                _mm256_and_si256(
-                    raw[1],
-                    _mm256_loadu_si256(inside.add(32).cast()),
-                ),
-            ]
-        };
+        // SAFETY: the CPU has AVX2 and `len` is at most 64 (the caller's
+        // promises).
+        let v = unsafe { crate::lines::avx2::first(raw, len) };
         let within = if len == 64 { !0u64 } else { (1u64 << len) - 1 };
         let set = |b: u8| _mm256_set1_epi8(b as i8);
         let bits = |m: [__m256i; 2]| {

@@ -326,15 +326,49 @@ fn line_ends_by_search(bytes: &[u8]) -> LineEnds {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(crate) mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi64, _mm256_cmpeq_epi8, _mm256_extract_epi64,
-        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_sub_epi8,
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi8,
+        _mm256_extract_epi64, _mm256_loadu_si256, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8,
+        _mm256_setzero_si256, _mm256_sub_epi8,
     };
 
     use super::{LineEnds, LS, NEL};
+
+    /// 64 bytes of 0xFF, then 64 of 0: from `64 - n` on, a mask of the
+    /// first `n` of 64 bytes.
+    static FIRST: [u8; 128] = {
+        let mut t = [0; 128];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = 0xFF;
+            i += 1;
+        }
+        t
+    };
+
+    /// The 64 bytes `v` with those from the `n`-th on made 0: the first
+    /// `n` of a block whose bytes after them are not its own (a line's
+    /// next, an input's end).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2; `n` is at most 64.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn first(v: [__m256i; 2], n: usize) -> [__m256i; 2] {
+        debug_assert!(n <= 64);
+        // SAFETY: `FIRST` has 64 bytes from `64 - n` (`n` at most 64, the
+        // caller's promise); the loads have no alignment requirement.
+        unsafe {
+            let at = FIRST.as_ptr().add(64 - n);
+            [
+                _mm256_and_si256(v[0], _mm256_loadu_si256(at.cast())),
+                _mm256_and_si256(v[1], _mm256_loadu_si256(at.add(32).cast())),
+            ]
+        }
+    }
 
     /// [`super::line_ends`] 64 bytes at a time: the LF are counted in
     /// byte-wide counters; a block that holds a CR or a lead byte of NEL

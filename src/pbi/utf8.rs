@@ -18,12 +18,14 @@
 //! [`LineScan::read_to_lf`]: super::scan::LineScan::read_to_lf
 
 use std::arch::x86_64::{
-    __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_broadcastsi128_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256, _mm_loadu_si128,
+    __m256i, _mm256_alignr_epi8, _mm256_and_si256,
+    _mm256_broadcastsi128_si256, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256,
+    _mm_loadu_si128,
 };
+
+use crate::lines::avx2::first;
 
 // What is wrong with two bytes in a row, one bit each: a byte's checks
 // are the and of three lookups (the high and low nibbles of the byte
@@ -124,17 +126,6 @@ const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
 ];
 
-/// The offsets of a word's bytes, 0 to 63, for [`Utf8::last`].
-const OFFSETS: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = i as u8;
-        i += 1;
-    }
-    t
-};
-
 /// 64 bytes as two vectors, as the scan loads them.
 type V = (__m256i, __m256i);
 
@@ -194,20 +185,11 @@ impl Utf8 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn last(&mut self, v: V, lf: u32) -> bool {
         debug_assert!(lf < 64);
-        // SAFETY: the CPU has AVX2 (the caller's promise); `OFFSETS` has
-        // 64 bytes, the loads have no alignment requirement.
+        // SAFETY: the CPU has AVX2 (the caller's promise); the LF and the
+        // bytes before it are at most 64.
         unsafe {
-            let at = OFFSETS.as_ptr();
-            let lf = _mm256_set1_epi8(lf as i8);
-            // The bytes past the LF (their offset greater than its).
-            let past = (
-                _mm256_cmpgt_epi8(_mm256_loadu_si256(at.cast()), lf),
-                _mm256_cmpgt_epi8(_mm256_loadu_si256(at.add(32).cast()), lf),
-            );
-            self.word((
-                _mm256_andnot_si256(past.0, v.0),
-                _mm256_andnot_si256(past.1, v.1),
-            ));
+            let [lo, hi] = first([v.0, v.1], lf as usize + 1);
+            self.word((lo, hi));
             _mm256_testz_si256(self.error, self.error) == 1
         }
     }
