@@ -639,6 +639,17 @@ fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
         "\u{1d173}",
         "\u{e0001}",
         " \u{1}\n\u{ad} ",
+        // Found by a later review: combining marks (on the brace) and
+        // the specials.
+        "\u{301}",
+        "\u{36f}",
+        "\u{1ab0}",
+        "\u{1dc0}",
+        "\u{20d0}",
+        "\u{fe20}",
+        "\u{fff0}",
+        "\u{fff9}",
+        "\u{fffb}",
     ] {
         let game = format!(
             "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"
@@ -776,4 +787,98 @@ fn the_last_line_of_an_input_without_line_end_is_ended_before_the_next() {
             }
         }
     }
+}
+
+#[test]
+fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
+    // `split -l` cuts a game in two: its rest, in the next file, has no
+    // tags, and its first move may be Black's. Read as a game of its own,
+    // from White's move, it would show Black's move and attempts as
+    // White's.
+    let dir = Dir::new("kpgn-split");
+    let game =
+        "[Event \"g\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} Nc6 {(:)} *\n\n";
+    // Past the first batch of lines, so that two threads read it in
+    // batches.
+    let head =
+        format!("{}[Event \"cut\"]\n\n1. d4 {{(:)}}\n", game.repeat(6000));
+    let rest = "\nd5 {(:e5,c5) a secret} *\n";
+    dir.create("head.pgn", &head);
+    dir.create("rest.pgn", rest);
+    let ended = head.replace("1. d4 {(:)}\n", "1. d4 {(:)} *\n");
+    dir.create("ended.pgn", &ended);
+    let says = "kpgn-filter: rest.pgn:2: a game without tags starts this \
+                input, after an input whose last game has no termination \
+                marker: it may be the rest of that game";
+    for threads in ["-j1", "-j2"] {
+        let run = |inputs: &[&str]| {
+            dir.command(TOOL).arg("-w").arg(threads).args(inputs).run()
+        };
+        let out = run(&["head.pgn", "rest.pgn"]).code(2).says(says);
+        let out = out.out();
+        assert!(out.ends_with("1. d4 {(:)}\n"), "{threads}");
+        for hidden in ["d5", "e5,c5", "secret"] {
+            assert!(!out.contains(hidden), "{threads}: {hidden}");
+        }
+        // Through stdin after the file, the same.
+        let out = dir
+            .command(TOOL)
+            .args(["-w", threads, "head.pgn", "-"])
+            .stdin(rest)
+            .run()
+            .code(2)
+            .says("kpgn-filter: <stdin>:2: a game without tags starts");
+        assert!(!out.out().contains("secret"), "{threads}");
+        // Joined, they are one game, and Black's move is hidden.
+        let joined = filtered(&["-w", threads], &format!("{head}{rest}"));
+        assert!(joined.ends_with("1. d4 {(:)}\n\n?? {(:2)} *\n"), "{threads}");
+        // After a game with its marker, a game without tags is a game.
+        let out = run(&["ended.pgn", "rest.pgn"]).code(0).quiet().out();
+        assert!(out.ends_with("\n\nd5 {(:e5,c5) a secret} *\n"), "{threads}");
+    }
+}
+
+#[test]
+fn a_control_character_in_an_opponents_comment_kept_is_refused() {
+    // Found by a hostile-input review: an escape sequence other than a
+    // colour (ESC 7, ESC M, ESC ] ... BEL) or a letter and a backspace
+    // before the '(' left the comment free text, which --keep-comments
+    // kept: the terminal showed `{(:Qh4,d6) LEAKB}`. A control character
+    // anywhere in a comment of the opponent's that --keep-comments keeps
+    // is now a fault: in a `{...}` or `;` comment, an escape line and the
+    // free text of a Kriegspiel comment.
+    let keep: &[&[&str]] = &[&["-w", "--keep-comments"]];
+    let says = "a control character in a comment of black's, which \
+                --keep-comments would write as it is";
+    let head = "[Event \"x\"]\n\n1. e4 {(:)} e5";
+    for odd in ["\u{1b}7", "\u{1b}M", "\u{1b}]0;t\u{7}", "x\u{8}", "\u{9b}"] {
+        for comment in [
+            format!(" {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"),
+            format!(" {{(:)}} ;{odd}(:Qh4,d6) LEAKB\n*\n"),
+            format!(" {{(:)}}\n%{odd}(:Qh4,d6) LEAKB\n*\n"),
+            format!(" {{(:Qh4,d6) LEAKB {odd}}}\n*\n"),
+        ] {
+            let game = format!("{head}{comment}");
+            // A C1 control before the `(` of a `{...}` comment is found as
+            // it is read, with either option.
+            let says = match comment.contains("{\u{9b}(") {
+                true => "unusual white space or an invisible character",
+                false => says,
+            };
+            refused_for(keep, &game, says, &["LEAKB"]);
+            // Without --keep-comments the comment goes, and so does the
+            // fault (but that of the C1 control above).
+            let run =
+                Dir::new("kpgn").command(TOOL).arg("-w").stdin(&game).run();
+            assert!(!run.out().contains("LEAKB"), "{game:?}");
+            assert_eq!(run.code == 0, says.contains("keep"), "{game:?}");
+        }
+    }
+    // The player's own comments, and the opponent's without a control
+    // character (tabs and line ends are white space), are kept.
+    let game = "[Event \"x\"]\n\n1. e4 {(:) \u{1b}[1mmine} e5 {(:)\tnote\n\
+                theirs} ; more\n*\n";
+    let got = filtered(&["-w", "--keep-comments"], game);
+    let want = "1. e4 {(:) \u{1b}[1mmine} ?? {(:0)\tnote\ntheirs} ; more\n*\n";
+    assert_eq!(movetext(&got), want);
 }

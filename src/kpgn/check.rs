@@ -1508,10 +1508,11 @@ impl Sink for Referee<'_> {
         item: Item,
         span: Range<usize>,
         _out: &mut Vec<u8>,
-    ) {
+    ) -> Result<(), Fault> {
         if item == Item::End {
             self.marker = Some(span);
         }
+        Ok(())
     }
 
     fn variation(

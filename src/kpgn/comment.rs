@@ -384,11 +384,14 @@ fn parse_by_parts(
 /// DEL, the C1 controls but U+0085, U+00AD, U+034F, U+061C, U+115F,
 /// U+1160, U+1680, U+17B4, U+17B5, U+180B to U+180F, U+2000 to U+200F,
 /// U+2029 to U+202F, U+205F to U+206F, U+2800, U+3000, U+3164, U+FE00 to
-/// U+FE0F, U+FEFF, U+FFA0, U+1BCA0 to U+1BCA3, U+1D173 to U+1D17A and
-/// U+E0000 to U+E0FFF; and an ANSI control sequence (ESC `[`, a colour
-/// or a cursor move). A terminal shows none of them (or only as blank),
-/// so a comment that starts with them and then `(` reads as a Kriegspiel
-/// comment to a person.
+/// U+FE0F, U+FEFF, U+FFA0, U+FFF0 to U+FFFB, U+1BCA0 to U+1BCA3, U+1D173
+/// to U+1D17A and U+E0000 to U+E0FFF; the combining marks (U+0300 to
+/// U+036F, U+1AB0 to U+1AFF, U+1DC0 to U+1DFF, U+20D0 to U+20FF, U+FE20
+/// to U+FE2F), which a terminal puts on the `{`; and an ANSI control
+/// sequence (ESC `[`, a colour or a cursor move). A terminal shows none
+/// of them (or only as blank, or as a mark on the brace), so a comment
+/// that starts with them and then `(` reads as a Kriegspiel comment to a
+/// person.
 fn odd_space(s: &[u8]) -> usize {
     match s {
         [0x1B, b'[', rest @ ..] => {
@@ -401,7 +404,11 @@ fn odd_space(s: &[u8]) -> usize {
         }
         [0x00..=0x08 | 0x0E..=0x1F | 0x7F, ..] => 1,
         [0xC2, 0x80..=0x84 | 0x86..=0x9F | 0xAD, ..] => 2,
-        [0xCD, 0x8F, ..] | [0xD8, 0x9C, ..] => 2,
+        [0xCC, 0x80..=0xBF, ..] | [0xCD, 0x80..=0xAF, ..] => 2,
+        [0xD8, 0x9C, ..] => 2,
+        [0xE1, 0xAA, 0xB0..=0xBF, ..] | [0xE1, 0xAB, 0x80..=0xBF, ..] => 3,
+        [0xE1, 0xB7, 0x80..=0xBF, ..] | [0xE2, 0x83, 0x90..=0xBF, ..] => 3,
+        [0xEF, 0xB8, 0xA0..=0xAF, ..] | [0xEF, 0xBF, 0xB0..=0xBB, ..] => 3,
         [0xE1, 0x85, 0x9F | 0xA0, ..] | [0xE1, 0x9E, 0xB4 | 0xB5, ..] => 3,
         [0xE1, 0x9A, 0x80, ..] | [0xE1, 0xA0, 0x8B..=0x8F, ..] => 3,
         [0xE2, 0x80, 0x80..=0x8F | 0xA9..=0xAF, ..] => 3,

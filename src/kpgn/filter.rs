@@ -419,6 +419,37 @@ impl<'c> Output<'c> {
     }
 }
 
+/// Whether the text of the opponent's comment at `span`, which
+/// `--keep-comments` writes, shows as it reads: a control character
+/// (C0 but white space and line ends, DEL, C1 but U+0085) may make a
+/// terminal show something else (`ESC 7`, a backspace, `ESC ]`...: the
+/// attempts of a Kriegspiel comment disguised as free text, say), and is
+/// a fault at its place.
+fn shown_as_read(
+    input: &[u8],
+    span: Range<usize>,
+    owner: Side,
+) -> Result<(), Fault> {
+    let text = &input[span.clone()];
+    let control = text.iter().enumerate().position(|(i, &b)| match b {
+        0x00..=0x08 | 0x0E..=0x1F | 0x7F => true,
+        0xC2 => matches!(text.get(i + 1), Some(0x80..=0x84 | 0x86..=0x9F)),
+        _ => false,
+    });
+    match control {
+        None => Ok(()),
+        Some(at) => Err((
+            span.start + at,
+            format!(
+                "a control character in a comment of {}'s, which \
+                 --keep-comments would write as it is: a terminal may show \
+                 it as other text",
+                owner.name()
+            ),
+        )),
+    }
+}
+
 /// Where the white space (not line ends) that ends `out` starts, not
 /// before `floor`.
 #[inline]
@@ -664,6 +695,10 @@ impl Sink for Output<'_> {
         self.chain = None;
         if owner != self.config.player && self.writing(game) {
             let keep_text = self.config.keep_comments;
+            if keep_text {
+                let text = span.start + k.illegal().end..span.end;
+                shown_as_read(input, text, owner)?;
+            }
             self.kcomment_out(input, span, k, keep_text, out);
         }
         Ok(())
@@ -677,23 +712,30 @@ impl Sink for Output<'_> {
         item: Item,
         span: Range<usize>,
         out: &mut Vec<u8>,
-    ) {
+    ) -> Result<(), Fault> {
         let theirs = game.owner == Some(self.config.player.opponent());
+        let comment =
+            matches!(item, Item::Comment | Item::LineComment | Item::Escape);
         let remove = theirs
             && match item {
                 Item::Nag | Item::Glyph => true,
-                Item::Comment | Item::LineComment | Item::Escape => {
-                    !self.config.keep_comments
-                }
-                Item::End => false,
+                _ => comment && !self.config.keep_comments,
             };
         if remove {
             self.remove(game, input, span, out);
         } else {
+            if theirs && comment {
+                shown_as_read(
+                    input,
+                    span.clone(),
+                    self.config.player.opponent(),
+                )?;
+            }
             self.chain = None;
             let to_eol = matches!(item, Item::LineComment | Item::Escape);
             self.keep(game, input, span.end, to_eol, out);
         }
+        Ok(())
     }
 
     #[inline]

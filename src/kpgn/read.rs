@@ -200,7 +200,7 @@ pub(crate) trait Sink {
         item: Item,
         span: Range<usize>,
         out: &mut Vec<u8>,
-    );
+    ) -> Result<(), Fault>;
     /// A token of a variation (or its parentheses).
     fn variation(
         &mut self,
@@ -1214,7 +1214,7 @@ impl<S: Sink> Game<S> {
 
     /// A movetext item other than a move, a number or a Kriegspiel
     /// comment.
-    #[inline]
+    #[inline(always)]
     fn item(
         &mut self,
         input: &[u8],
@@ -1225,7 +1225,8 @@ impl<S: Sink> Game<S> {
         if self.core.depth > 0 {
             return self.sink.variation(&self.core, input, span, out);
         }
-        self.sink.item(&self.core, input, item, span, out);
+        let result = self.sink.item(&self.core, input, item, span, out);
+        self.core.check(input, result);
     }
 
     /// A byte that starts no token: an error, up to the next white space.
@@ -1361,8 +1362,9 @@ pub struct Reader<S> {
     cut_end: bool,
     /// How many games came before the lines, in their input.
     before: u64,
-    /// With [`Sink::AS_READ`]: a game without tags that passed now would
-    /// be read as part of what was written before it ([`Reader::open`]).
+    /// A game without tags now would be read as part of what was written
+    /// before it, or may be the rest of the game before it
+    /// ([`Reader::open`]).
     open: bool,
 }
 
@@ -1421,6 +1423,11 @@ impl<S: Sink> Reader<S> {
     /// it). Such a game is then a fault: `kpgn-check | kpgn-filter` read
     /// it as the moves that follow the game before, and the opponent's
     /// moves as the player's.
+    ///
+    /// For the other sinks: whether the last game has no termination
+    /// marker, and so may have been cut short by the end of its input. A
+    /// game without tags that starts the next input is then a fault: it
+    /// may be that game's rest, its first move Black's.
     pub fn open(&self) -> bool {
         self.open
     }
@@ -1730,6 +1737,10 @@ impl<S: Sink> Reader<S> {
         let game = &mut self.game;
         game.core = Core::new(start, line);
         game.sink.start(start + skip, out);
+        if !S::AS_READ && self.open && !tags {
+            self.rest_after_open(input, start);
+        }
+        let game = &mut self.game;
         if skip > 0 {
             // A game that starts after a comment starts with movetext (and
             // gets its Filtered tag there).
@@ -1790,6 +1801,19 @@ impl<S: Sink> Reader<S> {
         tags
     }
 
+    /// For the other sinks, a game without tags that starts at `start`
+    /// after a game left open ([`Reader::open`]): it starts an input
+    /// after one whose last game the input's end ended, and may be that
+    /// game's rest, whose first move, read as White's, may be Black's.
+    #[cold]
+    fn rest_after_open(&mut self, input: &[u8], start: usize) {
+        let message = "a game without tags starts this input, after an \
+                       input whose last game has no termination marker: it \
+                       may be the rest of that game (join the inputs with \
+                       cat to read them as one)";
+        self.game.core.fail(input, start, message.into());
+    }
+
     /// Warns once for text outside games between two games.
     fn text_outside(&mut self, line: u64, report: &mut dyn Report) {
         if !std::mem::replace(&mut self.warned, true) {
@@ -1842,6 +1866,10 @@ impl<S: Sink> Reader<S> {
                     _ => {}
                 }
             }
+        } else if self.game.core.is_game || rest {
+            // A game without a termination marker may have been cut short
+            // by the end of its input.
+            self.open = !self.game.core.terminated;
         }
         self.written = written;
         // The game's number, when it is one.
