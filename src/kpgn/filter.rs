@@ -380,8 +380,10 @@ impl<'c> Output<'c> {
         self.flush_to(input, next, out);
         self.cut = true;
         // Back over the white space and line ends after the last item
-        // kept.
-        let floor = self.movetext_out;
+        // kept, not into a `;` comment or escape line that ends with
+        // blanks (which are its own).
+        let line_item = self.eol_out.filter(|&at| at <= out.len());
+        let floor = self.movetext_out.max(line_item.unwrap_or(0));
         let mut kept = out.len();
         while kept > floor {
             kept -= match out[..kept] {

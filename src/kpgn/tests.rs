@@ -397,6 +397,19 @@ fn plies_cut_the_game_and_its_result() {
         "[Result \"*\"]\n[Filtered \"white\"]\n\n*\n\n"
     );
     assert_eq!(cut(4, white()), clean(&white(), game));
+    // A `;` comment or an escape line that ends with blanks keeps them,
+    // and the marker goes on a line of its own after it (found by a
+    // hostile-input review: ` *` was written into the comment).
+    for (item, end) in [(" ; said  ", "\n"), ("\n%said \t", "\r\n")] {
+        let game = format!(
+            "[E \"1\"]{end}{end}1. e4 {{(:)}}{item}{end}1... e5 *{end}"
+        );
+        let want = format!(
+            "[E \"1\"]{end}[Filtered \"white\"]{end}{end}1. e4 {{(:)}}{item}{end}*{end}"
+        );
+        let config = Config { plies: Some(1), ..white() };
+        assert_eq!(clean(&config, &game), want, "{item:?}");
+    }
 }
 
 /// The output is written a buffer's worth at a time and the input read a
