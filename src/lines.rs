@@ -566,23 +566,18 @@ pub(crate) fn plain_lf(bytes: &[u8]) -> Option<usize> {
 #[inline(always)]
 fn lf_cr_high(chunk: &[u8; 16]) -> (u32, u32) {
     #[cfg(target_arch = "x86_64")]
-    {
+    // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes of
+    // `chunk`, unaligned loads being allowed.
+    let high = unsafe {
         use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8};
-        // SAFETY: SSE2 is part of x86-64, and the load reads the 16 bytes
-        // of `chunk`, unaligned loads being allowed.
-        let high = unsafe {
-            _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast())) as u32
-        };
-        (mask16(chunk, [b'\n', b'\r']), high)
-    }
+        _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast())) as u32
+    };
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        let high = chunk
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &b)| m | u32::from(b >= 0x80) << i);
-        (mask16(chunk, [b'\n', b'\r']), high)
-    }
+    let high = chunk
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | u32::from(b >= 0x80) << i);
+    (mask16(chunk, [b'\n', b'\r']), high)
 }
 
 /// [`find_line_end`] by memchr searches of the whole of `bytes`.

@@ -1737,10 +1737,6 @@ impl<S: Sink> Reader<S> {
         let game = &mut self.game;
         game.core = Core::new(start, line);
         game.sink.start(start + skip, out);
-        if !S::AS_READ && self.open && !tags {
-            self.rest_after_open(input, start);
-        }
-        let game = &mut self.game;
         if skip > 0 {
             // A game that starts after a comment starts with movetext (and
             // gets its Filtered tag there).
@@ -1748,6 +1744,9 @@ impl<S: Sink> Reader<S> {
             game.core.at_line_start = false;
             let whole = self.whole;
             game.sink.movetext(&game.core, input, start + skip, whole, out);
+        }
+        if !S::AS_READ && self.open && !tags {
+            self.rest_after_open(input, start);
         }
         self.pos = start + skip;
     }
