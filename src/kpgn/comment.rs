@@ -39,9 +39,6 @@ pub struct KComment {
     colon: u32,
     /// The offset of `)`.
     close: u32,
-    /// Where the free text after `)` ends (the white space before `}`
-    /// follows).
-    text_end: u32,
     /// The number of illegal attempts listed, or [`COUNT`].
     attempts: u32,
 }
@@ -67,14 +64,28 @@ impl KComment {
         (self.attempts != COUNT).then_some(self.attempts as usize)
     }
 
-    /// The free text after `)`, without the white space before `}`.
-    pub fn text(&self) -> Range<usize> {
-        self.close as usize + 1..self.text_end as usize
+    /// The free text after `)` of the comment `c` (braces included),
+    /// without the white space before `}`.
+    pub fn text(&self, c: &[u8]) -> Range<usize> {
+        self.close as usize + 1..self.trail(c)
     }
 
-    /// Where the white space before `}` starts.
-    pub fn trail(&self) -> usize {
-        self.text_end as usize
+    /// Where the white space before `}` starts in the comment `c` (braces
+    /// included). Found when asked, not as the comment is read: only an
+    /// opponent's comment written without its text needs it.
+    pub fn trail(&self, c: &[u8]) -> usize {
+        let brace = c.len() - 1;
+        // The free text usually ends right before `}`, or one space
+        // before it (`{ (:) text }`): then the byte before the space is
+        // the text's last (or `)`), which no white space ends with.
+        match c[brace - 1] {
+            b' ' if matches!(c[brace - 2], 0x21..=0x7E) => brace - 1,
+            b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
+                let after = self.close as usize + 1;
+                after + trim_end(&c[after..brace]).len()
+            }
+            _ => brace,
+        }
     }
 
     /// The announcements, each without the white space around it.
@@ -192,30 +203,19 @@ fn fast<const SPACED: bool>(
     side: Option<Side>,
 ) -> Option<KComment> {
     let (colon, close, attempts) = head::<SPACED>(c, open, side)?;
-    KComment::new(c, 0, [open, colon, close, c.len() - 1], attempts)
+    KComment::new(0, [open, colon, close, c.len() - 1], attempts)
 }
 
 impl KComment {
-    /// The comment `bytes[at..=brace]` (`{` to `}`) whose head [`head`]
-    /// read: `open`, `colon` and `close` are offsets into `bytes`, those
-    /// of the comment are from `at`.
+    /// The comment from `at` to `brace` (`{` to `}`) whose head [`head`]
+    /// read: `open`, `colon` and `close` are offsets into the bytes read,
+    /// those of the comment are from `at`.
     #[inline(always)]
     fn new(
-        bytes: &[u8],
         at: usize,
         [open, colon, close, brace]: [usize; 4],
         attempts: u32,
     ) -> Option<KComment> {
-        // The free text usually ends right before `}`, or one space
-        // before it (`{ (:) text }`): then the byte before the space is
-        // the text's last (or `)`), which no white space ends with.
-        let text_end = match bytes[brace - 1] {
-            b' ' if matches!(bytes[brace - 2], 0x21..=0x7E) => brace - 1,
-            b' ' | b'\t' | b'\r' | b'\n' | 0x85 | 0xA0 | 0xA8 => {
-                close + 1 + trim_end(&bytes[close + 1..brace]).len()
-            }
-            _ => brace,
-        };
         // Offsets fit: the comment is shorter than 4 GiB.
         u32::try_from(brace + 1 - at).ok()?;
         let offset = |i: usize| (i - at) as u32;
@@ -223,7 +223,6 @@ impl KComment {
             open: offset(open),
             colon: offset(colon),
             close: offset(close),
-            text_end: offset(text_end),
             attempts,
         })
     }
@@ -248,8 +247,7 @@ impl KComment {
             Some(b'}') => close + 1,
             _ => close + 1 + super::lex::find_near(b'}', &bytes[close + 1..])?,
         };
-        let k =
-            KComment::new(bytes, at, [open, colon, close, brace], attempts)?;
+        let k = KComment::new(at, [open, colon, close, brace], attempts)?;
         Some((brace + 1, k))
     }
 }
@@ -471,13 +469,11 @@ fn by_parts(
         }
         n
     };
-    let text_end = close + 1 + trim_end(&c[close + 1..end]).len();
     let u = |n: usize| u32::try_from(n).map_err(|_| whole("comment too long"));
     Ok(KComment {
         open: u(open)?,
         colon: u(colon)?,
         close: u(close)?,
-        text_end: u(text_end)?,
         attempts,
     })
 }
@@ -498,8 +494,8 @@ mod tests {
             &c[k.response()],
             &c[k.illegal()],
             k.listed(),
-            &c[k.text()],
-            &c[k.trail()..end],
+            &c[k.text(c.as_bytes())],
+            &c[k.trail(c.as_bytes())..end],
         )
     }
 

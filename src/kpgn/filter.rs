@@ -334,7 +334,7 @@ impl<'c> Output<'c> {
         let illegal = k.illegal();
         let (from, to) =
             (span.start + illegal.start, span.start + illegal.end);
-        let trail = span.start + k.trail();
+        let trail = span.start + k.trail(&input[span.clone()]);
         match k.listed() {
             // The usual shape, a count of one digit and no text kept:
             // written with the pending input in one piece.
