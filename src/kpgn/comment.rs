@@ -243,10 +243,11 @@ impl KComment {
         side: Option<Side>,
     ) -> Option<(usize, KComment)> {
         let (colon, close, attempts) = head::<false>(bytes, open, side)?;
-        let brace = match bytes.get(close + 1) {
-            Some(b'}') => close + 1,
-            _ => close + 1 + super::lex::find_near(b'}', &bytes[close + 1..])?,
-        };
+        // Looked for in the 64 bytes after `)` even when `}` follows it:
+        // whether free text comes first is as likely as not, a test of
+        // `)}` a branch the processor cannot foresee.
+        let brace =
+            close + 1 + super::lex::find_near(b'}', &bytes[close + 1..])?;
         let k = KComment::new(at, [open, colon, close, brace], attempts)?;
         Some((brace + 1, k))
     }
