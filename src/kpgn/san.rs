@@ -100,18 +100,21 @@ fn quick(bytes: &[u8], i: usize) -> Option<usize> {
     // The longest shape and the byte after it, in one bounds check.
     let w: &[u8; 5] = bytes.get(i..i + 5)?.try_into().ok()?;
     let at = |k: usize| CLASS[w[k] as usize];
-    let end = match (at(0), at(1), at(2)) {
-        (PIECE | KING, FILE, RANK | RANK1 | RANK8) => i + 3,
-        (PIECE | KING, TAKES, FILE)
-            if matches!(at(3), RANK | RANK1 | RANK8) =>
-        {
-            i + 4
-        }
-        (FILE, RANK, _) => i + 2,
-        (FILE, TAKES, FILE) if at(3) == RANK => i + 4,
-        _ => return None,
-    };
-    (at(end - i) == OTHER).then_some(end)
+    // Worked out without a branch on the shape, which the moves of a game
+    // make as good as random: the target square's file is at `tf` and its
+    // rank after it; a piece's target may be on any rank, a pawn's (which
+    // would promote on the last ones) not on the first or last.
+    let x = usize::from(at(1) == TAKES);
+    let piece = matches!(at(0), PIECE | KING);
+    let tf = if piece { 1 + x } else { 2 * x };
+    let rank = at(tf + 1);
+    let rank_ok = rank == RANK || (piece && matches!(rank, RANK1 | RANK8));
+    let end = tf + 2;
+    let ok = (piece || at(0) == FILE)
+        & (at(tf) == FILE)
+        & rank_ok
+        & (at(end) == OTHER);
+    ok.then_some(i + end)
 }
 
 /// Whether the automaton accepts in `state` a move by `side` (with its
