@@ -108,9 +108,9 @@ fn quick(bytes: &[u8], i: usize) -> Option<usize> {
     let piece = matches!(at(0), PIECE | KING);
     let tf = if piece { 1 + x } else { 2 * x };
     let rank = at(tf + 1);
-    let rank_ok = rank == RANK || (piece && matches!(rank, RANK1 | RANK8));
+    let rank_ok = (rank == RANK) | (piece & matches!(rank, RANK1 | RANK8));
     let end = tf + 2;
-    let ok = (piece || at(0) == FILE)
+    let ok = (piece | (at(0) == FILE))
         & (at(tf) == FILE)
         & rank_ok
         & (at(end) == OTHER);
