@@ -562,10 +562,10 @@ struct Mapped<'f> {
 }
 
 /// The window size: a number of batches of the default size. Each window
-/// unmapped costs the other cores a flush of their TLBs: 2 MiB windows
-/// took 3% off two threads' time (kpgn-filter, kpgn-check, pbi2csv) against
-/// 1 MiB, for 0.4-2 MiB more peak memory (the pages of the windows in use
-/// count as the process's).
+/// unmapped costs the other cores a flush of their TLBs: windows of 2 MiB
+/// rather than 1 MiB took 3-5% off two threads' time (kpgn-filter,
+/// kpgn-check, pbi2csv), for 0.4-2 MiB more peak memory (the pages of the
+/// windows in use count as the process's).
 #[cfg(unix)]
 const WINDOW: usize = 8 * BATCH_BYTES;
 
