@@ -401,8 +401,7 @@ fn odd_space(s: &[u8]) -> usize {
                 _ => 1,
             }
         }
-        [0x00..=0x08 | 0x0E..=0x1F | 0x7F, ..] => 1,
-        [0xC2, 0x80..=0x84 | 0x86..=0x9F | 0xAD, ..] => 2,
+        [0xC2, 0xAD, ..] => 2,
         [0xCC, 0x80..=0xBF, ..] | [0xCD, 0x80..=0xAF, ..] => 2,
         [0xD8, 0x9C, ..] => 2,
         [0xE1, 0xAA, 0xB0..=0xBF, ..] | [0xE1, 0xAB, 0x80..=0xBF, ..] => 3,
@@ -418,6 +417,18 @@ fn odd_space(s: &[u8]) -> usize {
         [0xF0, 0x9B, 0xB2, 0xA0..=0xA3, ..] => 4,
         [0xF0, 0x9D, 0x85, 0xB3..=0xBA, ..] => 4,
         [0xF3, 0xA0, 0x80..=0xBF, 0x80..=0xBF, ..] => 4,
+        _ => control_at(s),
+    }
+}
+
+/// The length of the control character that `s` starts with, 0 if none:
+/// a C0 control but tab, the line ends, VT and FF; DEL; a C1 control but
+/// U+0085. A terminal does not show it as it reads (it may move the
+/// cursor, erase, or start a sequence of its own).
+pub(super) fn control_at(s: &[u8]) -> usize {
+    match s {
+        [0x00..=0x08 | 0x0E..=0x1F | 0x7F, ..] => 1,
+        [0xC2, 0x80..=0x84 | 0x86..=0x9F, ..] => 2,
         _ => 0,
     }
 }

@@ -21,7 +21,7 @@
 
 use std::ops::Range;
 
-use super::comment::KComment;
+use super::comment::{self, KComment};
 use super::read::{line_end, Core, Fault, Item, Reader, Sink};
 use super::{lex, Side};
 use crate::decimal;
@@ -423,7 +423,7 @@ impl<'c> Output<'c> {
 
 /// Whether the text of the opponent's comment at `span`, which
 /// `--keep-comments` writes, shows as it reads: a control character
-/// (C0 but white space and line ends, DEL, C1 but U+0085) may make a
+/// ([`comment::control_at`], as before a comment's `(`) may make a
 /// terminal show something else (`ESC 7`, a backspace, `ESC ]`...: the
 /// attempts of a Kriegspiel comment disguised as free text, say), and is
 /// a fault at its place.
@@ -433,12 +433,7 @@ fn shown_as_read(
     owner: Side,
 ) -> Result<(), Fault> {
     let text = &input[span.clone()];
-    let control = text.iter().enumerate().position(|(i, &b)| match b {
-        0x00..=0x08 | 0x0E..=0x1F | 0x7F => true,
-        0xC2 => matches!(text.get(i + 1), Some(0x80..=0x84 | 0x86..=0x9F)),
-        _ => false,
-    });
-    match control {
+    match (0..text.len()).find(|&i| comment::control_at(&text[i..]) > 0) {
         None => Ok(()),
         Some(at) => Err((
             span.start + at,
