@@ -18,6 +18,11 @@ a temporary directory as these variants:
   notext    no free text in a Kriegspiel comment (the head kept)
   nohead    every Kriegspiel comment's head `(:)`: no announcement, no
             attempt (the free text kept)
+  noatt     no illegal attempt (the announcements kept)
+  oneatt    one attempt in every comment, always `dxc3`
+  sameatt   as many attempts as the comment had, each `dxc3`: with
+            oneatt, what the number of attempts costs, which a game
+            decides at random, apart from their shapes
   periodic  one game of the corpus, the tenth, repeated: the same
             decisions in the same order, which the processor learns to
             foresee; compared by the time per `{` comment, not in all
@@ -72,6 +77,23 @@ def joined(data):
     return b"\n".join(out)
 
 
+HEAD_LIST = re.compile(rb"(\{\s*\([^):]*:)([^)]*)\)")
+
+
+def attempts(data, count):
+    """Each comment's list of attempts made `count(list)` times `dxc3`
+    (a count, `(:3)`, left as it is)."""
+
+    def list_of(m):
+        listed = m.group(2).strip()
+        if listed.isdigit():
+            return m.group(0)
+        n = count(listed)
+        return m.group(1) + b",".join([b"dxc3"] * n) + b")"
+
+    return HEAD_LIST.sub(list_of, data)
+
+
 def periodic(data):
     """The tenth game of `data`, repeated to about the size of `data`."""
     games = data.split(b"\n\n[Event ")
@@ -86,6 +108,9 @@ VARIANTS = {
     "nodots": lambda d: re.sub(rb"\} \d+\.\.\. ", b"} ", d),
     "notext": lambda d: re.sub(rb"(\{\s*\([^)]*\))[^}]*\}", rb"\1}", d),
     "nohead": lambda d: re.sub(rb"\{\s*\([^)]*\)", b"{(:)", d),
+    "noatt": lambda d: attempts(d, lambda _: 0),
+    "oneatt": lambda d: attempts(d, lambda _: 1),
+    "sameatt": lambda d: attempts(d, lambda a: len(a.split(b",")) if a else 0),
     "periodic": periodic,
 }
 
