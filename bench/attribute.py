@@ -23,7 +23,7 @@ a temporary directory as these variants:
   sameatt   as many attempts as the comment had, each `dxc3`: with
             oneatt, what the number of attempts costs, which a game
             decides at random, apart from their shapes
-  periodic  one game of the corpus, the tenth, repeated: the same
+  periodic  one game of the corpus, the eleventh, repeated: the same
             decisions in the same order, which the processor learns to
             foresee; compared by the time per `{` comment, not in all
 
@@ -95,7 +95,7 @@ def attempts(data, count):
 
 
 def periodic(data):
-    """The tenth game of `data`, repeated to about the size of `data`."""
+    """The eleventh game of `data`, repeated to about its size."""
     games = data.split(b"\n\n[Event ")
     game = b"[Event " + games[min(10, len(games) - 1)].rstrip(b"\n") + b"\n\n"
     return game * max(1, len(data) // len(game))
@@ -144,8 +144,9 @@ def main():
         files = {}
         for name, make in VARIANTS.items():
             path = os.path.join(tmp, name + ".pgn")
+            variant = make(data)
             with open(path, "wb") as f:
-                f.write(make(data))
+                f.write(variant)
             check = subprocess.run(
                 [args.filter, "-w", "-j1", path],
                 stdout=subprocess.DEVNULL,
@@ -154,8 +155,7 @@ def main():
             if check.returncode != 0 or check.stderr:
                 sys.exit(f"attribute.py: kpgn-filter does not read {name}: "
                          f"{check.stderr[:200]!r}")
-            with open(path, "rb") as f:
-                files[name] = (path, f.read().count(b"{"))
+            files[name] = (path, variant.count(b"{"))
         tools = {
             "kpgn-filter": lambda p: [args.filter, "-w", "-j1", p],
             "stats": lambda p: [args.stats, p],
@@ -173,22 +173,25 @@ def main():
         print("| variant | MB | kpgn-filter | stats | ratio "
               "| kpgn-filter vs base | stats vs base |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for v, (path, comments) in files.items():
-            kf, st = least[("kpgn-filter", v)], least[("stats", v)]
-            mb = os.path.getsize(path) / 1e6
+        base_comments = files["base"][1]
+
+        def against_base(t, v, comments):
+            """Tool `t`'s time on `v` against its time on `base`: the
+            difference, or for `periodic` the ratio a comment."""
             if v == "periodic":
-                # Per comment, against base per comment.
-                per = lambda t: least[(t, v)] / comments
-                base = lambda t: least[(t, "base")] / files["base"][1]
-                d_kf = f"{per('kpgn-filter') / base('kpgn-filter'):.2f}x a comment"
-                d_st = f"{per('stats') / base('stats'):.2f}x a comment"
-            else:
-                d_kf = f"{kf - least[('kpgn-filter', 'base')]:+.4f}"
-                d_st = f"{st - least[('stats', 'base')]:+.4f}"
-            print(f"| {v} | {mb:.1f} "
-                  f"| {kf:.4f} ({median[('kpgn-filter', v)]:.4f}) "
-                  f"| {st:.4f} ({median[('stats', v)]:.4f}) "
-                  f"| {kf / st:.2f} | {d_kf} | {d_st} |")
+                ratio = (least[(t, v)] / comments) / (
+                    least[(t, "base")] / base_comments)
+                return f"{ratio:.2f}x a comment"
+            return f"{least[(t, v)] - least[(t, 'base')]:+.4f}"
+
+        for v, (path, comments) in files.items():
+            cells = [f"{least[(t, v)]:.4f} ({median[(t, v)]:.4f})"
+                     for t in tools]
+            diffs = [against_base(t, v, comments) for t in tools]
+            ratio = least[("kpgn-filter", v)] / least[("stats", v)]
+            mb = os.path.getsize(path) / 1e6
+            print(f"| {v} | {mb:.1f} | {' | '.join(cells)} "
+                  f"| {ratio:.2f} | {' | '.join(diffs)} |")
         print()
         print(f"load average {os.getloadavg()[0]:.2f}")
     finally:
