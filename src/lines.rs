@@ -520,8 +520,7 @@ fn ends_nel_or_ls(bytes: &[u8], at: usize) -> bool {
 ///
 /// Most lines looked for so are short (a tag pair, a `;` comment), too
 /// short for the set-up of memchr: the first bytes are searched 16 at a
-/// time for the bytes that can end a line end ([`short_search`]), the
-/// rest with memchr.
+/// time for the bytes that can end a line end, the rest with memchr.
 ///
 /// ```
 /// use chesspipe::lines::find_line_end;

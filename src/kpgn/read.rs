@@ -1415,12 +1415,12 @@ impl<S: Sink> Reader<S> {
 
     /// Whether a game without tags that passed now would, written as read
     /// after the games that passed so far, be read as part of the last of
-    /// them ([`Sink::AS_READ`]): that game has no termination marker (it
-    /// ended where a line of tag pairs or its input did), or no line end
-    /// after it, or a game with tags that failed came after it (which
-    /// may follow a game without its marker in an earlier batch of lines:
-    /// so that every batch reads alike, the reader does not look past
-    /// it). Such a game is then a fault: `kpgn-check | kpgn-filter` read
+    /// them (for a sink that writes the games as read, as kpgn-check's
+    /// does): that game has no termination marker (it ended where a line
+    /// of tag pairs or its input did), or no line end after it, or a game
+    /// with tags that failed came after it (which may follow a game
+    /// without its marker in an earlier batch of lines: so that every
+    /// batch reads alike, the reader does not look past it). Such a game is then a fault: `kpgn-check | kpgn-filter` read
     /// it as the moves that follow the game before, and the opponent's
     /// moves as the player's.
     ///
