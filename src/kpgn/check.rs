@@ -922,35 +922,34 @@ fn clean_attempts(pos: &Pos, checkers: Bitboard, list: &[u8]) -> bool {
 /// space around it.
 #[inline(never)]
 fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
-    // A king's step (`Kf2`, `Kxf2`), the usual attempt of a man: no
-    // nonsense if the king is next to the square, not one of its side's
-    // men, and illegal if the square is attacked once the king stands
-    // there.
-    if let [b'K', f @ b'a'..=b'h', r @ b'1'..=b'8']
-    | [b'K', b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] = *t
-    {
-        let to = square(f, r);
-        let own = pos.by_color(pos.turn);
-        let king = pos.our_king();
-        if let Some(king) = king.filter(|&king| {
+    // A man's move with no file or rank to tell where from (`Kf2`,
+    // `Qxh5`): the usual attempts, a king's step above all, and a man's
+    // after a pawn's capture.
+    let piece_move = match *t {
+        [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), f @ b'a'..=b'h', r @ b'1'..=b'8']
+        | [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            Some((ROLE_OF[usize::from(p)], square(f, r)))
+        }
+        _ => None,
+    };
+    let side = pos.turn;
+    let own = pos.by_color(side);
+    // A king's step: no nonsense if the king is next to the square, not
+    // one of its side's men, and illegal if the square is attacked once
+    // the king stands there (which needs no guard).
+    if let Some((Role::King, to)) = piece_move {
+        let king = pos.our_king().filter(|&king| {
             attacks::king_attacks(king).contains(to) && !own.contains(to)
-        }) {
+        });
+        if let Some(king) = king {
             return !pos.may_go(Role::King, king, to);
         }
     }
     let guard = &Guard::new(pos, checkers);
-    // A man's move with no file or rank to tell where from (`Kf2`,
-    // `Qxh5`), the usual attempt after a pawn's capture: no nonsense if
-    // a man of its kind could go there on a board of the mover's men
-    // alone, illegal if none can on the board, or none legally.
-    if let [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), f @ b'a'..=b'h', r @ b'1'..=b'8']
-    | [p @ (b'K' | b'Q' | b'R' | b'B' | b'N'), b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] =
-        *t
-    {
-        let role = ROLE_OF[usize::from(p)];
-        let side = pos.turn;
-        let to = square(f, r);
-        let own = pos.by_color(side);
+    // Else: no nonsense if a man of its kind could go there on a board of
+    // the mover's men alone, illegal if none can on the board, or none
+    // legally.
+    if let Some((role, to)) = piece_move {
         let men = pos.by_piece(side, role);
         let seen = men & attacks_of(to, side, role, own);
         if !own.contains(to) && seen.any() {
@@ -970,7 +969,6 @@ fn clean_attempt(pos: &Pos, checkers: Bitboard, t: &[u8]) -> bool {
     if is_legal(pos, guard, &tried) {
         return false;
     }
-    let side = pos.turn;
     let rank = side.backrank();
     let castle = (
         pos.castling.contains(Square::from_coords(File::H, rank)),
