@@ -59,10 +59,8 @@ pub fn write<W: Write>(
 ) -> io::Result<()> {
     let len = scan.len();
     assert!(len <= src.len());
-    // Which fields hold a comma, an escape, as the scan noted.
-    let (quotes, backs) = (scan.quote_fields(), scan.back_fields());
     let out = wtr.raw_row(max_row(len));
-    let mut row = Row { out, src, scan, scratch, quotes, backs };
+    let mut row = Row { out, src, scan, scratch };
     // Field by field, each with its own tests: a field's shape varies
     // less from line to line than the shapes of a run of fields.
     macro_rules! fields {
@@ -105,10 +103,6 @@ struct Row<'r> {
     src: &'r [u8],
     scan: &'r LineScan,
     scratch: &'r mut Vec<u8>,
-    /// A bit for each field that holds a comma.
-    quotes: u16,
-    /// A bit for each field that holds a `\`.
-    backs: u16,
 }
 
 impl Row<'_> {
@@ -144,10 +138,12 @@ impl Row<'_> {
         self.span_text(quoted, escaped, start, end);
     }
 
-    /// Whether field `f` holds a comma, and an escape.
+    /// Whether field `f` holds a comma, and an escape, as the scan noted.
     #[inline(always)]
     fn marks(&self, f: usize) -> (bool, bool) {
-        (self.quotes & 1 << f != 0, self.backs & 1 << f != 0)
+        let (quotes, backs) =
+            (self.scan.quote_fields(), self.scan.back_fields());
+        (quotes & 1 << f != 0, backs & 1 << f != 0)
     }
 
     /// Writes the scratch buffer, `start..end` of the line decoded:
