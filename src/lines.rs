@@ -650,13 +650,16 @@ pub(crate) fn short_search<T, const N: usize>(
     Err(head.len())
 }
 
-/// A bit for each byte of `block` that is `needle`: [`mask16`] of its
-/// four quarters.
+/// A bit for each byte of `block` that is one of `needles`: [`mask16`]
+/// of its four quarters.
 #[inline(always)]
-pub(crate) fn mask64(block: &[u8; 64], needle: u8) -> u64 {
+pub(crate) fn mask64<const N: usize>(
+    block: &[u8; 64],
+    needles: [u8; N],
+) -> u64 {
     let quarter = |k: usize| {
         let chunk = block[16 * k..16 * k + 16].try_into().unwrap();
-        u64::from(mask16(chunk, [needle])) << (16 * k)
+        u64::from(mask16(chunk, needles)) << (16 * k)
     };
     quarter(0) | quarter(1) | quarter(2) | quarter(3)
 }

@@ -568,35 +568,67 @@ fn a_fen_tag_the_referee_cannot_read_is_refused() {
 }
 
 #[test]
-fn a_hidden_move_put_in_for_the_opponents_move_is_refused() {
+fn a_hidden_move_in_a_game_not_filtered_is_refused() {
     // `??` read as Black's move made Black's Nc6, attempt and comment
     // White's, in clear.
+    let not_filtered = "the game is not filtered";
     let game = "[Event \"x\"]\n[Result \"0-1\"]\n\n\
         1. e4 {(:)} e5 {(:)} 2. Qh5 ?? {(:)} Nc6 {(:Qh4) LEAKB} 0-1\n";
-    refused(game, "but black's moves before it are in clear", &["LEAKB"]);
-    // Both sides' moves hidden, or one side's in clear after hidden ones.
-    let both = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:0)} 2. ?? *\n";
-    refused_for(&[&["-w"]], both, "but black's moves are hidden already", &[]);
-    let after = "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} \
-                 Nc6 {(:) LEAKB} *\n";
-    let says = "black's move 'Nc6' is in clear";
-    refused_for(&[&["-w"]], after, says, &["LEAKB"]);
-    // Filtered for the side whose moves it hides, such a record would be
-    // written as filtered for that side and refused when read again
-    // (found by the fuzz target's idempotency check).
-    let own = "[Event \"x\"]\n\n1. ?? {(Xh5:2)} e5 {(:)} *\n";
-    refused_for(&[&["-w"]], own, "white's own move is hidden ('??')", &[]);
-    let got = filtered(&["-b"], own);
-    assert!(got.contains("1. ?? {(Xh5:2)} e5 {(:)} *"), "{got}");
-    // A record that hides all of one side's moves, without its tag, is
-    // read as filtered: nothing of that side's to hide.
-    let view =
-        "[Event \"x\"]\n\n1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} ?? {(:0)} *\n";
-    let got = filtered(&["-w"], view);
-    assert!(
-        movetext(&got).starts_with("1. e4 {(:)} ?? {(:1)} 2. d4"),
-        "{got}"
-    );
+    refused(game, not_filtered, &["LEAKB"]);
+    // A record that hides all of one side's moves was read as filtered
+    // for the other: a glyph written apart from its move (`e4 ??`) then
+    // shifted every move after it to the other side, and showed Black's
+    // e5, attempts and comment as White's move 2 (found by a
+    // hostile-input review). Without a Filtered tag naming a player, or
+    // with `no`, a record hides nothing.
+    for tag in ["", "[Filtered \"no\"]\n", "[Filtered \"\"]\n"] {
+        let game = format!(
+            "[Event \"x\"]\n{tag}\n1. e4 ?? e5 {{(:Nf3,Qh4) LEAKB}} *\n"
+        );
+        refused(
+            &game,
+            "'??' where black's move belongs, but the game is not filtered",
+            &["LEAKB", "Nf3"],
+        );
+        let view = format!(
+            "[Event \"x\"]\n{tag}\n1. e4 {{(:)}} ?? {{(:1)}} 2. d4 {{(:)}} ?? *\n"
+        );
+        refused(&view, not_filtered, &[]);
+    }
+    // So filtered, it is read as it says.
+    let view = "[Event \"x\"]\n[Filtered \"white\"]\n\n\
+        1. e4 {(:)} ?? {(:1)} 2. d4 {(:)} ?? {(:0)} *\n";
+    assert_eq!(filtered(&["-w"], view), view);
+    // Filtered for the side whose moves it hides, it is refused.
+    let own = "[Event \"x\"]\n[Filtered \"white\"]\n\n\
+        1. ?? {(Xh5:2)} e5 {(:)} *\n";
+    let says = "white's own move is hidden ('??')";
+    refused_for(&[&["-w"]], own, says, &[]);
+    refused_for(&[&["-b"]], own, "game is already filtered for white", &[]);
+}
+
+#[test]
+fn a_white_move_without_its_number_is_refused() {
+    // Found by a hostile-input review: the rest of a game after a
+    // termination marker, or after a line of tags inside it, was read as
+    // a game of its own, its first move (Black's) as White's, in clear.
+    let says = "white's move 'Nc6' without its move number '1.'";
+    for stop in ["1-0\n", "\n[Annotator \"me\"]\n"] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} 2. Nf3 {{(:)}} {stop}\
+             Nc6 {{(:Qh4,Bb4) LEAKB}} Bb5 {{(:)}} *\n"
+        );
+        refused_for(&[&["-w"]], &game, says, &["LEAKB", "Qh4"]);
+    }
+    // White's move left out where no move number follows to tell (the
+    // review's too): Black's last move read as White's.
+    let skipped = "[Event \"x\"]\n[Filtered \"white\"]\n\n\
+        1. e4 {(:)} ?? {(:0)} 2. Nf3 {(:)} ?? {(:0)} Nf6 {(:Qh4) LEAKB} *\n";
+    let says = "white's move 'Nf6' without its move number '3.'";
+    refused_for(&[&["-w"]], skipped, says, &["LEAKB"]);
+    // Black's moves need no number.
+    let fine = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} Nc6 *\n";
+    assert!(filtered(&["-w"], fine).ends_with("2. Nf3 {(:)} ?? *\n"));
 }
 
 #[test]
@@ -689,7 +721,7 @@ fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
     let dir = Dir::new("kpgn-check-then-filter");
     let a = "[Event \"A\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)}\n";
     let failed = "[Event \"C\"]\n\n1. e4 {(:)} e5 {(:d6)} *\n";
-    let b = "e4 {(:)} e5 {(:dxe6) LEAKB} *\n";
+    let b = "1. e4 {(:)} e5 {(:dxe6) LEAKB} *\n";
     dir.create("one.pgn", format!("{a}{failed}{b}"));
     dir.create("a.pgn", a);
     dir.create("b.pgn", b);
@@ -715,7 +747,7 @@ fn a_game_without_tags_never_runs_into_the_one_before_after_the_referee() {
     // them in the input, ran into it in the same way; and a passing game
     // without tags, failed by the rule above, was then written by -v.
     let bad_a = "[Event \"A\"]\n\n1. e4 {(:d4)} e5 {(:)} 2. Nf3 {(:)}\n";
-    let bad_b = "e4 {(:)} e5 {(:e6) LEAKB} *\n";
+    let bad_b = "1. e4 {(:)} e5 {(:e6) LEAKB} *\n";
     let passes = "[Event \"C\"]\n\n1. e4 {(:)} e5 {(:d6)} *\n";
     dir.create("v.pgn", format!("{bad_a}{passes}{bad_b}"));
     dir.create("w.pgn", format!("{bad_a}{failed}{b}"));
@@ -832,9 +864,13 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
         // Joined, they are one game, and Black's move is hidden.
         let joined = filtered(&["-w", threads], &format!("{head}{rest}"));
         assert!(joined.ends_with("1. d4 {(:)}\n\n?? {(:2)} *\n"), "{threads}");
-        // After a game with its marker, a game without tags is a game.
-        let out = run(&["ended.pgn", "rest.pgn"]).code(0).quiet().out();
-        assert!(out.ends_with("\n\nd5 {(:e5,c5) a secret} *\n"), "{threads}");
+        // After a game with its marker, a game without tags is a game; its
+        // first move, without its number, is refused all the same: it was
+        // read as White's, and written in clear (found by a hostile-input
+        // review: the rest of a game after a termination marker).
+        let says = "rest.pgn:2: white's move 'd5' without its move number";
+        let out = run(&["ended.pgn", "rest.pgn"]).code(2).says(says);
+        assert!(!out.out().contains("secret"), "{threads}");
     }
 }
 
@@ -881,4 +917,34 @@ fn a_control_character_in_an_opponents_comment_kept_is_refused() {
     let got = filtered(&["-w", "--keep-comments"], game);
     let want = "1. e4 {(:) \u{1b}[1mmine} ?? {(:0)\tnote\ntheirs} ; more\n*\n";
     assert_eq!(movetext(&got), want);
+}
+
+#[test]
+fn a_brace_inside_a_comment_is_refused() {
+    // Found by a hostile-input review: a comment of the player's that
+    // lost its `}` ran on to the opponent's comment's, and was kept with
+    // the opponent's move, attempts and comment inside it. PGN comments
+    // do not nest: a `{` inside one is an error for the game.
+    let says = "'{' inside a comment: a '}' may have been lost";
+    let own = "[Event \"a\"]\n[Result \"0-1\"]\n\n\
+        1. e4 {(:) my note\ne5 {(:d6,Ke7) LEAKB} 0-1\n";
+    refused_for(
+        &[&["-w"], &["-w", "--keep-comments"]],
+        own,
+        says,
+        &["LEAKB", "d6"],
+    );
+    let black = "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} \
+        Nc6 {(:) my note\n3. Bb5 {(:Qh5,Bc4) LEAKW} 1-0\n";
+    refused_for(&[&["-b"]], black, says, &["LEAKW", "Qh5"]);
+    // Between the opponent's move number and its move, swallowed into
+    // the player's comment before it.
+    let mid = "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:)} 2. Qh5 {(:) my note\n\
+        2... {LEAKB: then Nf6} Nc6 {(:)} 3. Bc4 {(:)} Nf6 {(:)} *\n";
+    refused_for(&[&["-w"]], mid, says, &["LEAKB"]);
+    // In free text, after a head with attempts, across lines.
+    for comment in ["{text { more}", "{(:d6) text {}", "{ (:) a\nb { c}"] {
+        let game = format!("[Event \"a\"]\n\n1. e4 {comment} e5 {{(:)}} *\n");
+        refused(&game, says, &[]);
+    }
 }

@@ -370,17 +370,35 @@ fn value() -> impl Strategy<Value = Value> {
     ]
 }
 
-fn tags() -> impl Strategy<Value = Tags> {
-    let form = prop_oneof![
+fn form() -> impl Strategy<Value = Form> {
+    prop_oneof![
         12 => Just(Form::Plain),
         2 => Just(Form::Blanks),
         2 => Just(Form::SameLine),
         2 => Just(Form::Missing),
         2 => Just(Form::Lower),
         1 => value().prop_map(Form::Second),
+    ]
+}
+
+fn tags() -> impl Strategy<Value = Tags> {
+    let clear = (form(), value()).prop_map(|(form, value)| Tags {
+        form,
+        value,
+        hidden: false,
+    });
+    // An input that hides the opponent's moves mostly says so (its
+    // Filtered tag names the player); one that does not is refused.
+    let value = prop_oneof![
+        3 => (0..3usize).prop_map(Value::Player),
+        1 => value(),
     ];
-    (form, value(), prop::bool::weighted(0.3))
-        .prop_map(|(form, value, hidden)| Tags { form, value, hidden })
+    let hidden = (form(), value).prop_map(|(form, value)| Tags {
+        form,
+        value,
+        hidden: true,
+    });
+    prop_oneof![7 => clear, 3 => hidden]
 }
 
 /// The line ends of an input: every one the line scanner knows
@@ -1040,7 +1058,11 @@ impl<'g> Builder<'g> {
             Form::Missing | Form::Lower => {
                 let at = rules_at.unwrap_or(want.len());
                 want.insert(at, ("Filtered".into(), player.name().into()));
-                Expect::Accept
+                // A record that does not say it is filtered hides nothing.
+                match spec.hidden {
+                    true => Expect::Refuse,
+                    false => Expect::Accept,
+                }
             }
             Form::Plain | Form::Blanks | Form::SameLine => {
                 let filtered =
@@ -1052,6 +1074,9 @@ impl<'g> Builder<'g> {
                     _ => {}
                 }
                 match spec.value {
+                    Value::No(_) | Value::Empty if spec.hidden => {
+                        Expect::Refuse
+                    }
                     Value::No(_) => Expect::Accept,
                     Value::Empty => Expect::Either,
                     Value::Player(_) if spec.hidden => Expect::Accept,

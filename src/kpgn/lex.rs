@@ -105,25 +105,33 @@ pub(super) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     }
 }
 
-/// [`find`] for a `needle` most often found in the first 64 bytes of
-/// `hay` (the `}` after the head of a Kriegspiel comment, whose free
-/// text is a few dozen bytes): those are searched as one block
-/// ([`mask64`]), inline, and the rest by [`find`], out of line.
+/// The first `{` or `}` in `hay`, most often found in its first 64 bytes
+/// (the `}` after the head of a Kriegspiel comment, whose free text is a
+/// few dozen bytes): those are searched as one block ([`mask64`]),
+/// inline, and the rest by [`braces`], out of line. A `{` before the `}`
+/// makes the comment an error (the reader's `close_comment` says which).
 #[inline(always)]
-pub(super) fn find_near(needle: u8, hay: &[u8]) -> Option<usize> {
+pub(super) fn brace_near(hay: &[u8]) -> Option<usize> {
     let Some(block) = hay.first_chunk::<64>() else {
-        return find_from(needle, hay, 0);
+        return braces_from(hay, 0);
     };
-    match mask64(block, needle) {
-        0 => find_from(needle, hay, 64),
+    match mask64(block, [b'{', b'}']) {
+        0 => braces_from(hay, 64),
         mask => Some(mask.trailing_zeros() as usize),
     }
 }
 
-/// [`find`] in `hay` from `from` on, as an offset into `hay`.
+/// [`braces`] in `hay` from `from` on, as an offset into `hay`.
 #[inline(never)]
-fn find_from(needle: u8, hay: &[u8], from: usize) -> Option<usize> {
-    find(needle, &hay[from..]).map(|i| from + i)
+fn braces_from(hay: &[u8], from: usize) -> Option<usize> {
+    braces(&hay[from..]).map(|i| from + i)
+}
+
+/// The first `{` or `}` in `hay`: where a comment that starts before it
+/// ends, or the `{` that makes it an error.
+#[inline]
+pub(super) fn braces(hay: &[u8]) -> Option<usize> {
+    find2(b'{', b'}', hay)
 }
 
 /// The offset of the first `a` or `b` in `hay`: [`find`] for two bytes.
@@ -461,16 +469,22 @@ mod tests {
     }
 
     #[test]
-    fn find_near_agrees_with_position() {
-        // One `}` at each offset, in and past the first block, and none.
+    fn brace_near_agrees_with_position() {
+        // One `}` or `{` at each offset, in and past the first block, then
+        // the other one after it; and none.
         for n in [0, 1, 63, 64, 65, 130, 400] {
             for at in (0..n).chain([n]) {
-                let mut hay = vec![b'x'; n];
-                if at < n {
-                    hay[at] = b'}';
+                for (first, then) in [(b'}', b'{'), (b'{', b'}')] {
+                    let mut hay = vec![b'x'; n];
+                    if at < n {
+                        hay[at] = first;
+                        hay[(at + 1).min(n - 1)..].fill(then);
+                    }
+                    let want =
+                        hay.iter().position(|&b| b == b'}' || b == b'{');
+                    assert_eq!(brace_near(&hay), want, "{n} {at}");
+                    assert_eq!(braces(&hay), want, "{n} {at}");
                 }
-                let want = hay.iter().position(|&b| b == b'}');
-                assert_eq!(find_near(b'}', &hay), want, "{n} {at}");
             }
         }
     }

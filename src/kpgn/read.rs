@@ -91,19 +91,6 @@ pub(crate) enum Item {
     End,
 }
 
-/// How a move is hidden, or not, against what the record hides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum HideFault {
-    /// The player's own move, in a record filtered for the player.
-    Own,
-    /// A move of one side, the other's being hidden already.
-    Both,
-    /// A move of a side that has moves in clear.
-    AfterClear,
-    /// A move in clear of a side whose moves are hidden.
-    ClearAfter,
-}
-
 /// A fault a sink finds: at this offset of the input, this message.
 pub(crate) type Fault = (usize, String);
 
@@ -291,11 +278,6 @@ pub(crate) struct Core {
     fen: Option<(usize, Side, u64)>,
     /// Where the value of a `[SetUp "0"]` tag starts.
     setup_zero: Option<usize>,
-    /// With no Filtered tag naming a side: the side whose moves are
-    /// hidden (`??`), if one is, and whether each side (White, Black) has
-    /// a move in clear.
-    hidden_side: Option<Side>,
-    clear: [bool; 2],
 }
 
 impl Core {
@@ -322,8 +304,6 @@ impl Core {
             carried: None,
             fen: None,
             setup_zero: None,
-            hidden_side: None,
-            clear: [false; 2],
         }
     }
 
@@ -758,8 +738,21 @@ impl<S: Sink> Game<S> {
             return Err(Stop::More);
         };
         self.core.brace = None;
-        if self.core.carried.is_some() && open == self.core.start {
-            // The end of a comment that the game before left open.
+        // The end of a comment that the game before left open: from
+        // `open` on, with no `{` there.
+        let rest = self.core.carried.is_some() && open == self.core.start;
+        // PGN comments do not nest: a `{` inside one says that a `}` was
+        // lost before it, and what follows, read as part of the comment
+        // (the opponent's move, attempts and comment, in one of the
+        // player's that is kept), would be written as it is.
+        let inner = if rest { open } else { open + 1 };
+        if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
+            let message = "'{' inside a comment: a '}' may have been lost \
+                           before it, and what follows it read as part of \
+                           the comment";
+            self.core.fail(input, inner + j, message.into());
+        }
+        if rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
@@ -810,9 +803,9 @@ impl<S: Sink> Game<S> {
                 // Free text (which no white space starts): a plain
                 // comment, as `comment::parse` reads it.
                 Some(0x21..=0x7E) => {
-                    if let Some(j) = lex::find(b'}', &input[open + 1..]) {
+                    if let Some(j) = lex::braces(&input[open + 1..]) {
                         let next = open + j + 2;
-                        if next <= *limit {
+                        if next <= *limit && input[next - 1] == b'}' {
                             self.item(input, Item::Comment, open..next, out);
                             return Ok(next);
                         }
@@ -954,6 +947,13 @@ impl<S: Sink> Game<S> {
         game.is_game = true;
         let mover = game.to_move;
         if !std::mem::take(&mut game.numbered) {
+            // White's move without its number: a ply missing or put in
+            // before it (the rest of a game after a termination marker or
+            // a line of tags, a move left out) would make it Black's, and
+            // nothing after it would tell.
+            if mover == Side::White {
+                return self.unnumbered(input, span);
+            }
             game.owner = Some(mover);
             game.kcomment = false;
         }
@@ -962,35 +962,15 @@ impl<S: Sink> Game<S> {
                 return self.not_hidden(input, span);
             }
             Some(side) if hidden && side == mover => {
-                return self.wrongly_hidden(input, span, HideFault::Own);
+                return self.own_hidden(input, span);
             }
-            Some(_) => {}
-            // A record that says nothing of filtering may hide all of one
-            // side's moves (a filtered record without its tag), never
-            // some of them: a `??` put in for a move (`2. Qh5 ?? Nc6`)
-            // would shift every later move to the other side unseen.
-            None => {
-                let fault = if hidden {
-                    match game.hidden_side {
-                        Some(side) if side != mover => Some(HideFault::Both),
-                        _ if game.clear[mover as usize] => {
-                            Some(HideFault::AfterClear)
-                        }
-                        _ => None,
-                    }
-                } else {
-                    (game.hidden_side == Some(mover))
-                        .then_some(HideFault::ClearAfter)
-                };
-                if let Some(fault) = fault {
-                    return self.wrongly_hidden(input, span, fault);
-                }
-                if hidden {
-                    game.hidden_side = Some(mover);
-                } else {
-                    game.clear[mover as usize] = true;
-                }
-            }
+            // A record that does not say it is filtered hides nothing: a
+            // `??` read as a hidden move there, put in for a move or a
+            // glyph written apart from its move (`e4 ??`), would shift
+            // every later move to the other side unseen, and show the
+            // opponent's as the player's.
+            None if hidden => return self.hidden_unfiltered(input, span),
+            _ => {}
         }
         let result = self.sink.a_move(game, input, span, hidden, out);
         game.check(input, result);
@@ -1017,39 +997,43 @@ impl<S: Sink> Game<S> {
         end
     }
 
-    /// A move at `span`, hidden (`??`) or not, where the record does not
-    /// hide its side's moves: a hidden move read as a move of a side
-    /// would shift every later move to the other side unseen (`2. Qh5 ??
-    /// Nc6` in an unfiltered record: Black's `Nc6` read as White's).
+    /// White's move at `span` without its move number.
     #[cold]
-    fn wrongly_hidden(
-        &mut self,
-        input: &[u8],
-        span: Range<usize>,
-        fault: HideFault,
-    ) {
+    fn unnumbered(&mut self, input: &[u8], span: Range<usize>) {
+        let game = &mut self.core;
+        let message = format!(
+            "white's move '{}' without its move number '{}.': a move left \
+             out or put in before it would make it black's",
+            shown(&input[span.clone()], 24),
+            game.fullmove
+        );
+        game.fail(input, span.start, message);
+    }
+
+    /// The player's own move hidden (`??`) at `span`, in a record filtered
+    /// for the player.
+    #[cold]
+    fn own_hidden(&mut self, input: &[u8], span: Range<usize>) {
         let game = &mut self.core;
         let mover = game.to_move.name();
-        let other = game.to_move.opponent().name();
-        let message = match fault {
-            HideFault::Own => format!(
-                "the game is filtered for {mover}, but {mover}'s own move \
-                 is hidden ('??')"
-            ),
-            HideFault::Both => format!(
-                "'??' hides {mover}'s move, but {other}'s moves are hidden \
-                 already: a record hides one side's moves"
-            ),
-            HideFault::AfterClear => format!(
-                "'??' hides {mover}'s move, but {mover}'s moves before it \
-                 are in clear, and the game is not filtered"
-            ),
-            HideFault::ClearAfter => format!(
-                "{mover}'s move '{}' is in clear, but {mover}'s moves before \
-                 it are hidden ('??'), and the game is not filtered",
-                shown(&input[span.clone()], 24)
-            ),
-        };
+        let message = format!(
+            "the game is filtered for {mover}, but {mover}'s own move is \
+             hidden ('??')"
+        );
+        game.fail(input, span.start, message);
+    }
+
+    /// A hidden move (`??`) at `span` in a record not filtered: its
+    /// Filtered tag is missing or says `no`.
+    #[cold]
+    fn hidden_unfiltered(&mut self, input: &[u8], span: Range<usize>) {
+        let game = &mut self.core;
+        let message = format!(
+            "'??' where {}'s move belongs, but the game is not filtered \
+             (no Filtered tag names a player): a hidden move stands only \
+             in a filtered record, a glyph right after its move ('e4??')",
+            game.to_move.name()
+        );
         game.fail(input, span.start, message);
     }
 

@@ -108,8 +108,15 @@ fn move_numbers_agree_with_the_ply() {
     }
     // A number without dots is White's: before Black's move it would let
     // a SAN that is no move shift the plies unseen (the leak property
-    // found `e5 e5 2 Nf3`, Nf3 written in clear for Black).
+    // found `e5 e5 2 Nf3`, Nf3 written in clear for Black). Now White's
+    // move without its number is refused first.
     let game = format!("{TAGS}\n1. e4 e5 e5 2 Nf3 {{(:d4) secret}} *\n");
+    assert_eq!(
+        refused(&black(), &game),
+        "4: white's move 'e5' without its move number '2.': a move left \
+         out or put in before it would make it black's"
+    );
+    let game = format!("{TAGS}\n1. e4 e5 2. Nf3 2 Nc6 {{(:d4) secret}} *\n");
     assert_eq!(
         refused(&black(), &game),
         "4: move number '2' where '2...' belongs"
