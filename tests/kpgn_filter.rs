@@ -948,3 +948,29 @@ fn a_brace_inside_a_comment_is_refused() {
         refused(&game, says, &[]);
     }
 }
+
+#[test]
+fn a_fault_in_tags_read_across_blocks_names_its_line() {
+    // Found by a hostile-input review: the single-thread reader, moving
+    // its buffer on, left where the FEN and SetUp tags stand where they
+    // were, and named a line past the end of the input for a fault
+    // between them that the tag section's last lines came a block later.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let game = format!(
+        "[Event \"first\"]\n\n1. e4 {{(:)}} e5 {{(:)}} *\n\n\
+         [Event \"x\"]\n[SetUp \"0\"]\n[FEN \"{fen}\"]\n{}\n1. e4 {{(:)}} *\n",
+        "%\n".repeat(40_000)
+    );
+    let says = "g.pgn:6: a FEN tag with [SetUp \"0\"]";
+    refused_for(&[&["-w"]], &game, says, &[]);
+    let dir = Dir::new("kpgn-check-fen-line");
+    dir.create("g.pgn", &game);
+    let says = "g.pgn:6: game 2, a FEN tag with [SetUp \"0\"]";
+    for threads in ["-j1", "-j2"] {
+        dir.command("kpgn-check")
+            .args([threads, "g.pgn"])
+            .run()
+            .code(2)
+            .says(says);
+    }
+}

@@ -1570,6 +1570,12 @@ impl<S: Sink> Reader<S> {
                     *open -= keep;
                     *from -= keep;
                 }
+                if let Some((at, ..)) = &mut core.fen {
+                    *at -= keep;
+                }
+                if let Some(zero) = &mut core.setup_zero {
+                    *zero -= keep;
+                }
                 self.game.sink.rebase(keep);
             }
         }
