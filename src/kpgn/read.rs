@@ -1404,9 +1404,10 @@ impl<S: Sink> Reader<S> {
     /// of tag pairs or its input did), or no line end after it, or a game
     /// with tags that failed came after it (which may follow a game
     /// without its marker in an earlier batch of lines: so that every
-    /// batch reads alike, the reader does not look past it). Such a game is then a fault: `kpgn-check | kpgn-filter` read
-    /// it as the moves that follow the game before, and the opponent's
-    /// moves as the player's.
+    /// batch reads alike, the reader does not look past it). Such a game
+    /// is then a fault: `kpgn-check | kpgn-filter` read it as the moves
+    /// that follow the game before, and the opponent's moves as the
+    /// player's.
     ///
     /// For the other sinks: whether the last game has no termination
     /// marker, and so may have been cut short by the end of its input. A
