@@ -226,7 +226,7 @@ enum Fault {
     /// `??` put in before the opponent's last move, as if it were that
     /// move: the opponent's real move would read as the player's, and
     /// with no move number after it to tell, only the rule that a record
-    /// hides all of one side's moves or none catches it.
+    /// not filtered hides nothing catches it.
     ExtraHidden,
     /// A line of tag pairs inside a comment or a variation after the
     /// move, followed by what reads as a game: the game ends there, and
