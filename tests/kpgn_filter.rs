@@ -951,10 +951,10 @@ fn a_brace_inside_a_comment_is_refused() {
 
 #[test]
 fn a_fault_in_tags_read_across_blocks_names_its_line() {
-    // Found by a hostile-input review: the single-thread reader, moving
-    // its buffer on, left where the FEN and SetUp tags stand where they
-    // were, and named a line past the end of the input for a fault
-    // between them that the tag section's last lines came a block later.
+    // Found by a hostile-input review: the single-thread reader moved its
+    // buffer on without the places of the FEN and SetUp tags, so when a
+    // tag section ran on into the next block, a fault between them was
+    // reported at a wrong line, past the end of the input at times.
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let game = format!(
         "[Event \"first\"]\n\n1. e4 {{(:)}} e5 {{(:)}} *\n\n\
