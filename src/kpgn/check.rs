@@ -634,18 +634,8 @@ impl<'c> Referee<'c> {
         if self.position.is_none() && self.view.is_none() {
             return fault("the FEN tag is no legal position");
         }
-        if hidden && self.view.is_none() {
-            // A hidden move in a record that does not say whose view it is.
-            return fault("a hidden move in an unfiltered record");
-        }
-        if hidden
-            && self
-                .view
-                .as_ref()
-                .is_some_and(|v| v.side == color(game.to_move))
-        {
-            return fault("the player's own move is hidden");
-        }
+        // A hidden move is the opponent's of a filtered record: the reader
+        // refuses one in a record not filtered, and the player's own.
         self.pending = Some(pending);
         Ok(())
     }
