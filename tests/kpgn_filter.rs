@@ -682,6 +682,15 @@ fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
         "\u{fff0}",
         "\u{fff9}",
         "\u{fffb}",
+        // Found by a later review: what no list of invisible characters
+        // held (a Cyrillic combining sign, an Arabic number sign, an
+        // Egyptian format control), and any other character that is not
+        // ASCII, when a well-formed head follows it.
+        "\u{488}",
+        "\u{600}",
+        "\u{13430}",
+        "\u{2014}",
+        "\u{e9}",
     ] {
         let game = format!(
             "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{odd}(:Qh4,d6) LEAKB}}\n*\n"
@@ -689,10 +698,15 @@ fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
         let says = "unusual white space or an invisible character";
         refused_for(&KEEPING, &game, says, &["Qh4"]);
     }
-    // Free text that only starts with one stays free text.
-    let game = "[Event \"x\"]\n\n1. e4 {(:)} e5 {(:)} {\u{ad}note (x)} *\n";
-    let got = filtered(&["-b"], game);
-    assert!(got.contains("{\u{ad}note (x)} *"), "{got}");
+    // Free text that only starts with one stays free text, and so does
+    // a parenthesis after other characters when it opens no head.
+    for text in ["\u{ad}note (x)", "\u{2014} (see round 3)", "\u{e9}(x)"] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{(:)}} {{{text}}} *\n"
+        );
+        let got = filtered(&["-b"], &game);
+        assert!(got.contains(&format!("{{{text}}} *")), "{got}");
+    }
 }
 
 #[test]

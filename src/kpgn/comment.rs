@@ -365,15 +365,22 @@ fn parse_by_parts(
     // Other Unicode white space and invisible characters before a `(`
     // leave a comment that reads as a Kriegspiel comment to a person: a
     // fault, not free text (which would keep its attempts in clear with
-    // --keep-comments).
-    let mut after = open;
+    // --keep-comments). Those [`odd_space`] knows, whatever follows the
+    // `(`; any other character that is not ASCII (no list of what a
+    // terminal shows as nothing is complete), when a well-formed head
+    // follows it: `{— (see round 3)}` stays free text.
+    let (mut after, mut other) = (open, false);
     while after < end {
-        match (odd_space(&c[after..end]), space_at(c, after)) {
-            (0, 0) => break,
-            (0, n) | (n, _) => after += n,
+        match (odd_space(&c[after..end]), space_at(c, after), c[after]) {
+            (0, 0, 0x21..=0x7E) => break,
+            (0, 0, _) => (after, other) = (after + 1, true),
+            (0, n, _) | (n, _, _) => after += n,
         }
     }
-    if after > open && c[after] == b'(' {
+    if after > open
+        && c[after] == b'('
+        && (!other || by_parts(c, after, end, side).is_ok())
+    {
         let message = "unusual white space or an invisible character \
                        before the '(' of a kriegspiel comment";
         return Some(Err((open, message.into())));
