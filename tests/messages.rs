@@ -179,3 +179,70 @@ fn messages_of_bad_input_are_in_the_house_style() {
         house_style(tool, &out);
     }
 }
+
+/// Runs `tool` with `args` on `path` (which it maps, on two threads), and
+/// truncates the file once the tool has written `lead` bytes and waits
+/// on the full pipe: what it then reads of the file is gone.
+fn shrunk_while_read(
+    tool: &str,
+    args: &[&str],
+    path: &std::path::Path,
+    lead: usize,
+) -> Output {
+    use std::io::{BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut cmd = Command::new(crate::util::bin(tool));
+    cmd.args(args).arg(path);
+    let shown = format!("{cmd:?}, the file truncated as it runs");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the tool");
+    let mut stdout = BufReader::new(child.stdout.take().expect("a pipe"));
+    let mut first = vec![0; lead];
+    stdout.read_exact(&mut first).expect("read the first bytes");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(4096))
+        .expect("truncate the input");
+    let mut rest = vec![];
+    stdout.read_to_end(&mut rest).expect("read the rest");
+    let out = child.wait_with_output().expect("wait for the tool");
+    let code = out.status.code().unwrap_or(-1);
+    Output { shown, code, stdout: rest, stderr: out.stderr }
+}
+
+#[test]
+fn a_file_that_shrinks_while_mapped_is_a_read_error_not_a_crash() {
+    // A read of a mapped page past a file's new end raises SIGBUS, which
+    // ended the tool with "Bus error" and nothing said of the input.
+    let dir = Dir::new("shrinks");
+    let game =
+        "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {(:)} e5 {(:Nf3) text} \
+                2. Nf3 {(:)} Nc6 {(:)} *\n\n";
+    let pgn = dir.create("games.pgn", game.repeat(400_000));
+    let sample = std::fs::read_to_string(crate::util::repo_file(
+        "samples/problems.pbi",
+    ))
+    .expect("the sample collection");
+    let (head, records): (Vec<&str>, Vec<&str>) =
+        sample.lines().partition(|l| l.starts_with(['#', '\u{feff}']));
+    let pbi =
+        format!("{}\n{}", head[0], (records.join("\n") + "\n").repeat(2_000));
+    let pbi = dir.create("problems.pbi", pbi);
+    for (tool, args, path, lead) in [
+        // pbi2csv reads its first 256 KiB as a stream, then maps.
+        ("kpgn-filter", ["-w", "-j2"], &pgn, 1),
+        ("pbi2csv", ["-j2", "--raw"], &pbi, 1 << 20),
+    ] {
+        let out = shrunk_while_read(tool, &args, path, lead).code(2);
+        let says = format!(
+            "{tool}: {}: read error: the file shrank while it was read",
+            path.canonicalize().unwrap_or(path.clone()).display()
+        );
+        assert!(out.err().starts_with(&says), "{}\n{}", out.shown, out.err());
+        house_style(tool, &out);
+    }
+}

@@ -624,6 +624,103 @@ where
 /// Files mapped into memory.
 #[cfg(unix)]
 mod map {
+    /// What a file that shrinks while it is mapped does: a read of a
+    /// page past its new end raises SIGBUS, which would end the process
+    /// with "Bus error" and no word of which input. While a file is
+    /// mapped, the handler installed here writes a message that names
+    /// it and exits with status 2, as for any unreadable input.
+    mod bus {
+        use std::fs::File;
+        use std::os::unix::io::AsRawFd;
+        use std::ptr;
+        use std::sync::atomic::{AtomicPtr, Ordering};
+        use std::sync::Once;
+
+        /// The message of the file mapped now, or null.
+        static TEXT: AtomicPtr<Vec<u8>> = AtomicPtr::new(ptr::null_mut());
+
+        /// The message while a file is mapped: set by [`Message::new`],
+        /// taken back when it is dropped.
+        #[derive(Debug)]
+        pub struct Message(*mut Vec<u8>);
+
+        impl Message {
+            /// The message for `file`, named as the system knows it
+            /// (`/proc/self/fd`), or as "an input file".
+            pub fn new(file: &File) -> Message {
+                static INSTALL: Once = Once::new();
+                INSTALL.call_once(install);
+                let tool = std::env::args_os()
+                    .next()
+                    .map(std::path::PathBuf::from)
+                    .and_then(|p| Some(p.file_name()?.to_owned()))
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let fd = format!("/proc/self/fd/{}", file.as_raw_fd());
+                let name = match std::fs::read_link(fd) {
+                    Ok(path) => path.to_string_lossy().into_owned(),
+                    Err(_) => "an input file".into(),
+                };
+                let text = format!(
+                    "{tool}: {name}: read error: the file shrank while it \
+                     was read (mapped on threads; -j1 reads it as a \
+                     stream)\n"
+                );
+                let text = Box::into_raw(Box::new(text.into_bytes()));
+                TEXT.store(text, Ordering::Release);
+                Message(text)
+            }
+        }
+
+        impl Drop for Message {
+            fn drop(&mut self) {
+                // The mappings of the file are no longer read: the last
+                // is unmapped with it. Another file mapped since (tests
+                // map files on several threads) keeps its own message,
+                // and this one is left.
+                let taken = TEXT.compare_exchange(
+                    self.0,
+                    ptr::null_mut(),
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+                if taken.is_ok() {
+                    // SAFETY: made by `Box::into_raw` in `new`, and no
+                    // longer in `TEXT`, where the handler reads it.
+                    drop(unsafe { Box::from_raw(self.0) });
+                }
+            }
+        }
+
+        fn install() {
+            // SAFETY: a handler that only calls functions that are safe
+            // in a signal handler (write, _exit, signal, raise), set
+            // with a zeroed sigaction whose mask is empty.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_bus as *const () as usize;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, ptr::null_mut());
+            }
+        }
+
+        extern "C" fn on_bus(signal: libc::c_int) {
+            let text = TEXT.load(Ordering::Acquire);
+            // SAFETY: a message that `Message::new` made and that lives
+            // until it is taken out of `TEXT`; then the default action,
+            // for a SIGBUS that no mapped file raised.
+            unsafe {
+                if !text.is_null() {
+                    let text = &*text;
+                    libc::write(2, text.as_ptr().cast(), text.len());
+                    libc::_exit(2);
+                }
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+        }
+    }
+
     use std::fs::File;
     use std::io;
     use std::ops::Range;
@@ -702,6 +799,7 @@ mod map {
         size: u64,
         page: u64,
         window: Option<(u64, Arc<Window>)>,
+        _bus: bus::Message,
     }
 
     impl<'f> Windows<'f> {
@@ -710,7 +808,8 @@ mod map {
             // SAFETY: sysconf only reads a system setting.
             let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
             let page = u64::try_from(page).unwrap_or(4096).max(1);
-            Windows { file, pos: start, size, page, window: None }
+            let _bus = bus::Message::new(file);
+            Windows { file, pos: start, size, page, window: None, _bus }
         }
 
         /// The window of the last batch.
