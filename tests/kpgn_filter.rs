@@ -493,9 +493,15 @@ fn refused(input: &str, says: &str, hidden: &[&str]) {
 }
 
 /// [`refused`], with each of the option sets `runs` only.
-fn refused_for(runs: &[&[&str]], input: &str, says: &str, hidden: &[&str]) {
+fn refused_for(
+    runs: &[&[&str]],
+    input: impl AsRef<[u8]>,
+    says: &str,
+    hidden: &[&str],
+) {
     let dir = Dir::new("kpgn-refused");
-    dir.create("g.pgn", input);
+    dir.create("g.pgn", &input);
+    let input = String::from_utf8_lossy(input.as_ref());
     for &options in runs {
         for threads in ["-j1", "-j2"] {
             let out =
@@ -987,4 +993,41 @@ fn a_fault_in_tags_read_across_blocks_names_its_line() {
             .code(2)
             .says(says);
     }
+}
+
+#[test]
+fn a_line_comment_that_a_line_end_may_seem_to_end_is_refused() {
+    // Found by a hostile-input review: a damaged record whose line end
+    // after the player's `;` comment (or escape line) became a character
+    // that shows as one, but that PGN does not read as one, ran the
+    // comment on over the opponent's move, attempts and comment, which
+    // were written as the player's comment, as they are; the terminal
+    // showed them on a line of their own.
+    let head = "[Event \"x\"]\n\n1. f3 {(:)} e5 {(:)} 2. g4 {(:)}";
+    let rest = "2... Qh4# {(CS:Qxg4,Bb4) LEAKB}\n0-1\n";
+    let odd: [(&[u8], &str); 7] = [
+        (b"\x0b", "a vertical tab (VT)"),
+        (b"\x0c", "a form feed (FF)"),
+        (b"\x1c", "a separator control (FS, GS, RS)"),
+        (b"\x1e", "a separator control (FS, GS, RS)"),
+        ("\u{2029}".as_bytes(), "a paragraph separator (U+2029)"),
+        (b"\x85", "a byte 85 (NEL in Latin-1)"),
+        (b" x\x85", "a byte 85 (NEL in Latin-1)"),
+    ];
+    for (odd, what) in odd {
+        for (item, kind) in
+            [(" ;oops", "a ';' comment"), ("\n%oops", "an escape line")]
+        {
+            let mut game = format!("{head}{item}").into_bytes();
+            game.extend_from_slice(odd);
+            game.extend_from_slice(rest.as_bytes());
+            let says = format!("{what} inside {kind}");
+            refused_for(&KEEPING, &game, &says, &["LEAKB", "Qxg4", "Qh4"]);
+        }
+    }
+    // A byte 85 of a UTF-8 character (U+0445, Cyrillic) is no line end:
+    // the comment is the player's, and stays.
+    let game = format!("{head} ;\u{445}orosho\n{rest}");
+    let got = filtered(&["-w"], &game);
+    assert!(got.contains(";\u{445}orosho\n2... ?? {(CS:2)}"), "{got}");
 }

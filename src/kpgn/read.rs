@@ -1206,11 +1206,65 @@ impl<S: Sink> Game<S> {
         span: Range<usize>,
         out: &mut Vec<u8>,
     ) {
+        if matches!(item, Item::LineComment | Item::Escape) {
+            self.line_item(input, span.clone());
+        }
         if self.core.depth > 0 {
             return self.sink.variation(&self.core, input, span, out);
         }
         let result = self.sink.item(&self.core, input, item, span, out);
         self.core.check(input, result);
+    }
+
+    /// A `;` comment or an escape line at `span` (its line end left
+    /// out), which runs to the next line end. A character in it that a
+    /// terminal or a program that splits lines may take for a line end
+    /// though PGN does not (VT, FF, FS, GS, RS, U+2029, a byte 85 that is
+    /// no part of a UTF-8 character: NEL in Latin-1) is a fault: what
+    /// follows it would show as movetext, and it is part of the comment
+    /// (a damaged record whose line end after the player's `;` comment
+    /// became FF would write the opponent's move, attempts and comment
+    /// after it as the player's comment, as they are).
+    #[inline(never)]
+    fn line_item(&mut self, input: &[u8], span: Range<usize>) {
+        let text = &input[span.clone()];
+        let lone_85 = || {
+            let mut at = 0;
+            for chunk in text.utf8_chunks() {
+                at += chunk.valid().len();
+                if let Some(j) =
+                    chunk.invalid().iter().position(|&b| b == 0x85)
+                {
+                    return Some(at + j);
+                }
+                at += chunk.invalid().len();
+            }
+            None
+        };
+        let found = text
+            .iter()
+            .enumerate()
+            .find_map(|(j, &b)| match b {
+                0x0B => Some((j, "a vertical tab (VT)")),
+                0x0C => Some((j, "a form feed (FF)")),
+                0x1C..=0x1E => Some((j, "a separator control (FS, GS, RS)")),
+                0xE2 if text[j..].starts_with(&[0xE2, 0x80, 0xA9]) => {
+                    Some((j, "a paragraph separator (U+2029)"))
+                }
+                _ => None,
+            })
+            .or_else(|| Some((lone_85()?, "a byte 85 (NEL in Latin-1)")));
+        if let Some((j, what)) = found {
+            let kind = match text[0] {
+                b';' => "a ';' comment",
+                _ => "an escape line",
+            };
+            let message = format!(
+                "{what} inside {kind}, which may show as a line end: what \
+                 follows it is part of the comment"
+            );
+            self.core.fail(input, span.start + j, message);
+        }
     }
 
     /// A byte that starts no token: an error, up to the next white space.
