@@ -142,7 +142,7 @@ fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
                 if r.owner == Some(opponent) && !keep {
                     return Err(leak("an opponent's '%' line", out, i));
                 }
-                (i, line_start) = (next, true);
+                (i, line_start) = (seeming_end(out, i), true);
                 continue;
             }
         }
@@ -165,7 +165,7 @@ fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
             if r.owner == Some(opponent) && !keep {
                 return Err(leak("an opponent's ';' comment", out, i));
             }
-            i = line_end(out, i).0;
+            (i, line_start) = (seeming_end(out, i), true);
         } else if b == b'(' || b == b')' {
             return Err(leak("a variation", out, i));
         } else if b == b'$' {
@@ -333,6 +333,26 @@ fn line_end(out: &[u8], mut i: usize) -> (usize, usize) {
         i += 1;
     }
     (out.len(), out.len())
+}
+
+/// Where the line at `i` seems to a person to end, and the next to
+/// start: after a line end, or after a character that a terminal or a
+/// program that splits lines may show as one (VT, FF, FS, GS, RS,
+/// U+2029, a byte 85 after ASCII: NEL in Latin-1). A `;` comment or `%`
+/// line read to there: what follows shows as movetext, and is read so.
+fn seeming_end(out: &[u8], mut i: usize) -> usize {
+    while i < out.len() {
+        if let Some(n) = line_end_at(out, i) {
+            return i + n;
+        }
+        match out[i..] {
+            [0x0B | 0x0C | 0x1C..=0x1E, ..] => return i + 1,
+            [0xE2, 0x80, 0xA9, ..] => return i + 3,
+            [0x85, ..] if i > 0 && out[i - 1] < 0x80 => return i + 1,
+            _ => i += 1,
+        }
+    }
+    out.len()
 }
 
 /// The length of the line end at `i`: LF, CR, CR LF, U+0085, U+2028.
