@@ -17,7 +17,10 @@
 //! that must make the game refused: a word where a move belongs, a bad
 //! item in an attempt list or an unknown announcement, a wrong move
 //! number, a SAN that is no move of the game (which only the move number
-//! after it can tell), a Filtered tag that cannot be trusted.
+//! after it can tell), a Filtered tag that cannot be trusted, a line of
+//! tag pairs inside a comment or variation, a `;` comment that a
+//! character which shows as a line end but is none (FF, U+2029...) runs
+//! on over the next move.
 //!
 //! The output is read by a reader of its own (not the library's
 //! tokenizer), which gives each item to a ply by point 11. The property:
@@ -232,7 +235,16 @@ enum Fault {
     /// move, followed by what reads as a game: the game ends there, and
     /// what follows is its rest, never a game of its own.
     TagLine { variation: bool },
+    /// A `;` comment after the move's comment that a character ends which
+    /// shows as a line end but is none in PGN (FF, U+2029...): the comment
+    /// runs on over what follows on the line (the next move, its attempts
+    /// and comment), which would be written as part of it.
+    FalseEnd { which: usize },
 }
+
+/// What [`Fault::FalseEnd`] ends a `;` comment with.
+const FALSE_ENDS: [&str; 6] =
+    ["\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{2029}"];
 
 /// The Filtered tag's value, told relative to the player.
 #[derive(Clone, Copy, Debug)]
@@ -357,6 +369,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         Just(ExtraMove),
         Just(ExtraHidden),
         any::<bool>().prop_map(|variation| TagLine { variation }),
+        (0..FALSE_ENDS.len()).prop_map(|which| FalseEnd { which }),
     ]
 }
 
@@ -845,6 +858,11 @@ impl<'g> Builder<'g> {
                         format!("{{{mk} plan:\n[Event \"x\"]\n\n1. Nf3 Nc6 2. Bb5 *\n}}")
                     });
                 }
+                Fault::FalseEnd { which } => {
+                    let mk = self.marker();
+                    let odd = FALSE_ENDS[which];
+                    edits[ply].tag_line = Some(format!("; {mk} note{odd}"));
+                }
             }
         }
         (edits, tag_escapes)
@@ -1105,7 +1123,8 @@ struct Edits {
     wrong_number: Option<u8>,
     /// A SAN before the move number.
     extra: Option<String>,
-    /// A comment or variation with a line of tag pairs in it.
+    /// After the move's comment: a comment or variation with a line of
+    /// tag pairs in it, or a `;` comment that a false line end ends.
     tag_line: Option<String>,
 }
 
