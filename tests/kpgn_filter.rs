@@ -1031,3 +1031,37 @@ fn a_line_comment_that_a_line_end_may_seem_to_end_is_refused() {
     let got = filtered(&["-w"], &game);
     assert!(got.contains(";\u{445}orosho\n2... ?? {(CS:2)}"), "{got}");
 }
+
+#[test]
+fn files_with_a_bom_put_together_read_as_their_games() {
+    // Found by a hostile-input review: `cat a.pgn b.pgn`, b.pgn saved
+    // with a BOM, put U+FEFF before b's first tag; the line was read as
+    // movetext (an error), the next tag line started a game of its own,
+    // and b's game was written without its Event tag. U+FEFF is white
+    // space now, as U+00A0 is.
+    let game = |event: &str, moves: &str| {
+        format!("\u{feff}[Event \"{event}\"]\n[Result \"*\"]\n\n{moves} *\n\n")
+    };
+    let a = game("A", "1. e4 {(:)} e5 {(:) LEAKA}");
+    let b = game("B", "1. d4 {(:)} \u{feff}d5 {(:) LEAKB}");
+    let input = a.repeat(3000) + &b + &a;
+    let dir = Dir::new("kpgn-bom-cat");
+    dir.create("all.pgn", &input);
+    let mut outs = vec![];
+    for threads in ["-j1", "-j2"] {
+        let out = dir.command(TOOL).args(["-w", threads, "all.pgn"]).run();
+        let text = out.out();
+        assert!(!text.contains("LEAK"), "{text}");
+        let b =
+            "\u{feff}[Event \"B\"]\n[Result \"*\"]\n[Filtered \"white\"]\n\n\
+                 1. d4 {(:)} \u{feff}?? {(:0)} *\n";
+        assert!(text.contains(b), "{text}");
+        assert_eq!(text.matches("[Event").count(), 3002);
+        outs.push(out.quiet().code(0).out());
+    }
+    assert!(outs[0] == outs[1], "-j1 and -j2 differ");
+    // The BOM that starts the input is no part of it (as in any tool).
+    let check = dir.command("kpgn-check").args(["all.pgn"]).run();
+    let passed = check.quiet().code(0).out();
+    assert!(Some(passed.as_str()) == input.strip_prefix('\u{feff}'));
+}

@@ -367,11 +367,12 @@ fn line_end_at(out: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The length of the white space on a line at `i`: space, tab, VT, FF,
-/// U+00A0.
+/// U+00A0, U+FEFF.
 fn space_at(out: &[u8], i: usize) -> usize {
     match out[i..] {
         [b' ' | b'\t' | 0x0B | 0x0C, ..] => 1,
         [0xC2, 0xA0, ..] => 2,
+        [0xEF, 0xBB, 0xBF, ..] => 3,
         _ => 0,
     }
 }

@@ -389,7 +389,7 @@ impl<'c> Output<'c> {
             kept -= match out[..kept] {
                 [.., b' ' | b'\t' | 0x0B | 0x0C | b'\r' | b'\n'] => 1,
                 [.., 0xC2, 0xA0 | 0x85] => 2,
-                [.., 0xE2, 0x80, 0xA8] => 3,
+                [.., 0xE2, 0x80, 0xA8] | [.., 0xEF, 0xBB, 0xBF] => 3,
                 _ => break,
             };
         }
@@ -456,6 +456,7 @@ fn blank_end(out: &[u8], floor: usize) -> usize {
         end -= match out[..end] {
             [.., b' ' | b'\t' | 0x0B | 0x0C] => 1,
             [.., 0xC2, 0xA0] => 2,
+            [.., 0xEF, 0xBB, 0xBF] => 3,
             _ => break,
         };
     }
@@ -853,7 +854,7 @@ fn blank_tail(input: &[u8], from: usize, end: usize) -> usize {
         p -= match input[..p] {
             [.., b' ' | b'\t' | 0x0B | 0x0C | b'\r' | b'\n'] => 1,
             [.., 0xC2, 0xA0 | 0x85] => 2,
-            [.., 0xE2, 0x80, 0xA8] => 3,
+            [.., 0xE2, 0x80, 0xA8] | [.., 0xEF, 0xBB, 0xBF] => 3,
             _ => break,
         };
     }

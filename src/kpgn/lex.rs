@@ -70,13 +70,15 @@ pub(super) fn is_symbol(b: u8) -> bool {
 }
 
 /// The length of the white space at `buf[i..end]`, 0 if there is none:
-/// space, tab, VT, FF, or U+00A0 (bytes C2 A0), which the seed's own
-/// examples indent with.
+/// space, tab, VT, FF, U+00A0 (bytes C2 A0), which the seed's own
+/// examples indent with, or U+FEFF (EF BB BF): the BOM of a file that
+/// `cat` put after another, which starts its first line.
 #[inline(always)]
 pub(super) fn space_at(buf: &[u8], i: usize, end: usize) -> usize {
     match buf[i] {
         b' ' | b'\t' | 0x0B | 0x0C => 1,
         0xC2 if i + 1 < end && buf[i + 1] == 0xA0 => 2,
+        0xEF if i + 2 < end && buf[i + 1..i + 3] == [0xBB, 0xBF] => 3,
         _ => 0,
     }
 }
@@ -292,6 +294,10 @@ pub(super) fn bracket_line(
                 && input[start - 2..start] == [0xC2, 0xA0]
             {
                 start -= 2;
+            } else if start >= from + 3
+                && input[start - 3..start] == [0xEF, 0xBB, 0xBF]
+            {
+                start -= 3;
             } else {
                 break;
             }

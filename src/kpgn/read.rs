@@ -653,6 +653,7 @@ impl<S: Sink> Game<S> {
                 }
                 _ => match input[i..] {
                     [0xC2, 0xA0, ..] => i + 2,
+                    [0xEF, 0xBB, 0xBF, ..] => i + 3,
                     [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8, ..] => {
                         let next = i + if b == 0xC2 { 2 } else { 3 };
                         if let Some(stop) = self.line_end(input, i, next, out)
