@@ -4,6 +4,8 @@
 //! bad items gives one warning per kind; every message in the house
 //! style.
 
+use std::ffi::OsStr;
+
 use crate::util::{Dir, Output};
 
 /// Panics unless every line of stderr is a message of `tool` in the house
@@ -189,29 +191,21 @@ fn shrunk_while_read(
     path: &std::path::Path,
     lead: usize,
 ) -> Output {
-    use std::io::{BufReader, Read};
-    use std::process::{Command, Stdio};
-    let mut cmd = Command::new(crate::util::bin(tool));
-    cmd.args(args).arg(path);
-    let shown = format!("{cmd:?}, the file truncated as it runs");
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the tool");
-    let mut stdout = BufReader::new(child.stdout.take().expect("a pipe"));
-    let mut first = vec![0; lead];
-    stdout.read_exact(&mut first).expect("read the first bytes");
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .and_then(|f| f.set_len(4096))
-        .expect("truncate the input");
-    let mut rest = vec![];
-    stdout.read_to_end(&mut rest).expect("read the rest");
-    let out = child.wait_with_output().expect("wait for the tool");
-    let code = out.status.code().unwrap_or(-1);
-    Output { shown, code, stdout: rest, stderr: out.stderr }
+    use std::io::Read;
+    let args = args.iter().map(OsStr::new).chain([path.as_os_str()]);
+    let how = ", the file truncated as it runs";
+    crate::util::while_running(tool, args, how, |mut stdout| {
+        let mut first = vec![0; lead];
+        stdout.read_exact(&mut first).expect("read the first bytes");
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(4096))
+            .expect("truncate the input");
+        let mut rest = vec![];
+        stdout.read_to_end(&mut rest).expect("read the rest");
+        rest
+    })
 }
 
 #[test]

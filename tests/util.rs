@@ -233,23 +233,40 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    let mut first = String::new();
+    let out = while_running(tool, args, " | head -1", |mut stdout| {
+        stdout.read_line(&mut first).expect("read the first line");
+        vec![]
+    });
+    (first, out)
+}
+
+/// Runs `tool` with `args`, its stdout a pipe that `talk` reads from (and
+/// may close) while the tool runs, and what the tool did: its exit
+/// status, its stderr, and as its stdout what `talk` returns. `how` is
+/// added to the command as the failures show it.
+pub fn while_running<I, S>(
+    tool: &str,
+    args: I,
+    how: &str,
+    talk: impl FnOnce(BufReader<process::ChildStdout>) -> Vec<u8>,
+) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let mut cmd = process::Command::new(bin(tool));
     cmd.args(args);
-    let shown = format!("{cmd:?} | head -1");
+    let shown = format!("{cmd:?}{how}");
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start the tool");
-    let mut first = String::new();
-    let mut stdout = BufReader::new(child.stdout.take().expect("a pipe"));
-    stdout.read_line(&mut first).expect("read the first line");
-    drop(stdout);
+    let stdout = talk(BufReader::new(child.stdout.take().expect("a pipe")));
     let out = child.wait_with_output().expect("wait for the tool");
     let code = out.status.code().unwrap_or(-1);
-    let output =
-        Output { shown, code, stdout: out.stdout, stderr: out.stderr };
-    (first, output)
+    Output { shown, code, stdout, stderr: out.stderr }
 }
 
 /// xorshift64*: enough randomness for tests, with no dependency, and the

@@ -1229,32 +1229,28 @@ impl<S: Sink> Game<S> {
     #[inline(never)]
     fn line_item(&mut self, input: &[u8], span: Range<usize>) {
         let text = &input[span.clone()];
-        let lone_85 = || {
-            let mut at = 0;
-            for chunk in text.utf8_chunks() {
-                at += chunk.valid().len();
-                if let Some(j) =
-                    chunk.invalid().iter().position(|&b| b == 0x85)
-                {
-                    return Some(at + j);
-                }
-                at += chunk.invalid().len();
+        let mut found = None;
+        let mut at = 0;
+        for chunk in text.utf8_chunks() {
+            let seeming = chunk.valid().char_indices().find_map(|(j, c)| {
+                let what = match c {
+                    '\u{b}' => "a vertical tab (VT)",
+                    '\u{c}' => "a form feed (FF)",
+                    '\u{1c}'..='\u{1e}' => "a separator control (FS, GS, RS)",
+                    '\u{2029}' => "a paragraph separator (U+2029)",
+                    _ => return None,
+                };
+                Some((at + j, what))
+            });
+            at += chunk.valid().len();
+            let nel = chunk.invalid().iter().position(|&b| b == 0x85);
+            found = seeming
+                .or(nel.map(|j| (at + j, "a byte 85 (NEL in Latin-1)")));
+            if found.is_some() {
+                break;
             }
-            None
-        };
-        let found = text
-            .iter()
-            .enumerate()
-            .find_map(|(j, &b)| match b {
-                0x0B => Some((j, "a vertical tab (VT)")),
-                0x0C => Some((j, "a form feed (FF)")),
-                0x1C..=0x1E => Some((j, "a separator control (FS, GS, RS)")),
-                0xE2 if text[j..].starts_with(&[0xE2, 0x80, 0xA9]) => {
-                    Some((j, "a paragraph separator (U+2029)"))
-                }
-                _ => None,
-            })
-            .or_else(|| Some((lone_85()?, "a byte 85 (NEL in Latin-1)")));
+            at += chunk.invalid().len();
+        }
         if let Some((j, what)) = found {
             let kind = match text[0] {
                 b';' => "a ';' comment",
