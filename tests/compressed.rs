@@ -219,6 +219,48 @@ fn a_truncated_stream_is_a_read_error_naming_the_input() {
     }
 }
 
+/// A read error that cuts an input short in a game leaves it open, as an
+/// input that ends in a game without its termination marker does: a game
+/// without tags that starts the next input may be its rest, the first
+/// move there Black's, and is refused by both tools, whose output then
+/// holds none of it (kpgn-filter wrote Black's moves in clear here as
+/// White's filtered game).
+#[test]
+fn a_game_without_tags_after_a_truncated_stream_is_refused() {
+    let dir = Dir::new("compressed-truncated-open");
+    // A game whose comment runs long: the cut falls inside it. Letters
+    // from a small generator of its own, which compress as text does.
+    let mut state = 7u32;
+    let mut text = String::new();
+    for _ in 0..200_000 {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        text.push(b"abcdefgh "[(state >> 16) as usize % 9] as char);
+    }
+    let game = format!("[Event \"Cut\"]\n\n1. Nf3 {{(:) {text}}} *\n");
+    let rest = "1. Nf3 {(:)} Nf6 {(:) SECRET} 2. g3 {(:)} d5 {(:)} *\n";
+    dir.create("rest.pgn", rest);
+    for kind in KINDS {
+        let whole = compress(kind, game.as_bytes());
+        let name = format!("game.{kind}");
+        dir.create(&name, &whole[..whole.len() / 2]);
+        let runs = [
+            ("kpgn-filter", vec!["-w", "-j1"], "starts this input"),
+            ("kpgn-filter", vec!["-w", "-j2"], "starts this input"),
+            ("kpgn-check", vec!["-j1"], "after a read error"),
+        ];
+        for (tool, args, said) in runs {
+            let mut cmd = dir.command(tool);
+            let out = cmd.args(&args).args([&name, "rest.pgn"]).run().code(2);
+            let out = out.says(&format!("{tool}: {name}: read error: trunc"));
+            let out = out.says(&format!("{tool}: rest.pgn:1: "));
+            let out = out.says(said);
+            for hidden in ["Nf6", "SECRET", "d5"] {
+                assert!(!out.out().contains(hidden), "{kind}: {}", out.out());
+            }
+        }
+    }
+}
+
 #[test]
 fn corrupt_data_is_a_read_error_naming_the_input() {
     let dir = Dir::new("compressed-corrupt");

@@ -860,8 +860,9 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
     let ended = head.replace("1. d4 {(:)}\n", "1. d4 {(:)} *\n");
     dir.create("ended.pgn", &ended);
     let says = "kpgn-filter: rest.pgn:2: a game without tags starts this \
-                input, after an input whose last game has no termination \
-                marker: it may be the rest of that game";
+                input, after an input that ends in a game without a \
+                termination marker, or that a read error cut short: it may \
+                be the rest of that game";
     for threads in ["-j1", "-j2"] {
         let run = |inputs: &[&str]| {
             dir.command(TOOL).arg("-w").arg(threads).args(inputs).run()

@@ -187,7 +187,8 @@ impl Report for Strict<'_> {
 /// read again on this thread, carrying on; in the rare input where no cut
 /// comes for long, the rest is read on this thread. A read error ends the
 /// input (the game being read is lost) and is reported as an error about
-/// the input as a whole (line 0).
+/// the input as a whole (line 0); the input then counts as ending in a
+/// game left open ([`Counts::open`]).
 ///
 /// # Errors
 ///
@@ -224,21 +225,25 @@ where
         let mut out = Vec::with_capacity(OUT_BUFFER);
         reader.lines(&mut lines, &mut out, Some(wtr), report, true)
     };
-    match result {
-        Ok(()) => {}
+    // A read error cuts the input short, perhaps in a game: a game
+    // without tags that starts the next input may be that game's rest,
+    // as after an input that ends in a game without its marker.
+    let cut_short = match result {
+        Ok(()) => false,
         Err(Failure::Read(err)) => {
             report.report(Diagnostic::error(
                 0,
                 format!("read error: {}", diag::describe(&err)),
             ));
+            true
         }
         Err(Failure::Write(err)) => return Err(err),
-    }
+    };
     let (passed, failed) = reader.counts();
     Ok(Counts {
         passed: tally.passed + passed,
         failed: tally.games - tally.passed + failed,
-        open: reader.open(),
+        open: cut_short || reader.open(),
     })
 }
 

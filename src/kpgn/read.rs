@@ -1834,9 +1834,9 @@ impl<S: Sink> Reader<S> {
         let runs_in = self.open && !tags && core.is_game;
         if runs_in && !invert && core.carried.is_none() {
             let message = "a game without tags after a game without a \
-                           termination marker, or after one that failed: \
-                           written as read, it would be read as part of the \
-                           game before it";
+                           termination marker, after one that failed, or \
+                           after a read error: written as read, it would be \
+                           read as part of the game before it";
             core.fail(input, core.start, message.into());
         }
         tags
@@ -1849,9 +1849,10 @@ impl<S: Sink> Reader<S> {
     #[cold]
     fn rest_after_open(&mut self, input: &[u8], start: usize) {
         let message = "a game without tags starts this input, after an \
-                       input whose last game has no termination marker: it \
-                       may be the rest of that game (join the inputs with \
-                       cat to read them as one)";
+                       input that ends in a game without a termination \
+                       marker, or that a read error cut short: it may be \
+                       the rest of that game (join the inputs with cat to \
+                       read them as one)";
         self.game.core.fail(input, start, message.into());
     }
 
