@@ -176,7 +176,8 @@ impl<'c> Output<'c> {
     }
 
     /// The line end at `end..next`: drops the line if removals left it
-    /// empty.
+    /// empty, and the white space that ends it if the last item on it was
+    /// removed (`after_removed`): what stood after that item on its line.
     #[inline(never)]
     fn end_line(
         &mut self,
@@ -184,6 +185,7 @@ impl<'c> Output<'c> {
         input: &[u8],
         end: usize,
         next: usize,
+        after_removed: bool,
         out: &mut Vec<u8>,
     ) {
         if std::mem::take(&mut self.removed) && self.writing(game) {
@@ -192,6 +194,8 @@ impl<'c> Output<'c> {
             if blank_at_line_start(out, blank, self.mark) {
                 out.truncate(blank);
                 self.flushed = next;
+            } else if after_removed {
+                out.truncate(blank);
             }
         }
         self.eat = false;
@@ -672,9 +676,9 @@ impl Sink for Output<'_> {
         next: usize,
         out: &mut Vec<u8>,
     ) {
-        self.chain = None;
+        let after_removed = self.chain.take().is_some();
         if self.removed {
-            self.end_line(game, input, end, next, out);
+            self.end_line(game, input, end, next, after_removed, out);
         } else {
             self.eat = false;
         }

@@ -386,6 +386,25 @@ fn variations_glyphs_and_nags_go() {
     );
 }
 
+/// A line whose last item is removed ends where what is kept ends: the
+/// blanks after the removed item, on its line, go with it (the blank
+/// after `c5` here ended the line after a removed variation). Blanks
+/// after an item kept stay as read.
+#[test]
+fn a_line_ends_with_what_is_kept() {
+    let game = format!(
+        "{TAGS}\n1. e4 {{(:)}} e5 {{(:)}} (1... c5 \n%% x\n) 2. Nf3 {{(:)}} Nc6 $1  \n\
+         3. d4 {{(:)}} d5 {{(:)}}  \n*\n"
+    );
+    assert_eq!(
+        clean(&white(), &game),
+        format!(
+            "{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} ?? {{(:0)}}\n\
+             2. Nf3 {{(:)}} ??\n3. d4 {{(:)}} ?? {{(:0)}}  \n*\n"
+        )
+    );
+}
+
 #[test]
 fn plies_cut_the_game_and_its_result() {
     let game = "[Result \"1-0\"]\n\n1. e4 {(:)} e5 {(:)} ; said\n2. Nf3 {(:)} Nc6 1-0\n\n";
