@@ -182,17 +182,19 @@ fn messages_of_bad_input_are_in_the_house_style() {
     }
 }
 
-/// Runs `tool` with `args` on `path` (which it maps, on two threads), and
-/// truncates the file once the tool has written `lead` bytes and waits
-/// on the full pipe: what it then reads of the file is gone.
+/// Runs `tool` with `args` on `path` (which it maps, on two threads),
+/// then `after`, and truncates `path` once the tool has written `lead`
+/// bytes and waits on the full pipe: what it then reads of the file is
+/// gone.
 fn shrunk_while_read(
     tool: &str,
     args: &[&str],
-    path: &std::path::Path,
+    [path, after]: [&std::path::Path; 2],
     lead: usize,
 ) -> Output {
     use std::io::Read;
-    let args = args.iter().map(OsStr::new).chain([path.as_os_str()]);
+    let args = args.iter().map(OsStr::new);
+    let args = args.chain([path.as_os_str(), after.as_os_str()]);
     let how = ", the file truncated as it runs";
     crate::util::while_running(tool, args, how, |mut stdout| {
         let mut first = vec![0; lead];
@@ -211,12 +213,17 @@ fn shrunk_while_read(
 #[test]
 fn a_file_that_shrinks_while_mapped_is_a_read_error_not_a_crash() {
     // A read of a mapped page past a file's new end raises SIGBUS, which
-    // ended the tool with "Bus error" and nothing said of the input.
+    // ended the tool with "Bus error" and nothing said of the input, and
+    // then (the handler ending the tool) left the inputs after it unread.
     let dir = Dir::new("shrinks");
     let game =
         "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 {(:)} e5 {(:Nf3) text} \
                 2. Nf3 {(:)} Nc6 {(:)} *\n\n";
     let pgn = dir.create("games.pgn", game.repeat(400_000));
+    let after_pgn = dir.create(
+        "after.pgn",
+        "[Event \"after\"]\n\n1. d4 {(:)} d5 {(:)} 2. c4 {(:)} *\n",
+    );
     let sample = std::fs::read_to_string(crate::util::repo_file(
         "samples/problems.pbi",
     ))
@@ -226,17 +233,32 @@ fn a_file_that_shrinks_while_mapped_is_a_read_error_not_a_crash() {
     let pbi =
         format!("{}\n{}", head[0], (records.join("\n") + "\n").repeat(2_000));
     let pbi = dir.create("problems.pbi", pbi);
-    for (tool, args, path, lead) in [
+    let after_pbi =
+        dir.create("after.pbi", format!("{}\n{}\n", head[0], records[0]));
+    for (tool, args, path, after, lead) in [
         // pbi2csv reads its first 256 KiB as a stream, then maps.
-        ("kpgn-filter", ["-w", "-j2"], &pgn, 1),
-        ("pbi2csv", ["-j2", "--raw"], &pbi, 1 << 20),
+        ("kpgn-filter", ["-w", "-j2"], &pgn, &after_pgn, 1),
+        ("pbi2csv", ["-j2", "--raw"], &pbi, &after_pbi, 1 << 20),
     ] {
-        let out = shrunk_while_read(tool, &args, path, lead).code(2);
+        let out = shrunk_while_read(tool, &args, [path, after], lead).code(2);
         let says = format!(
             "{tool}: {}: read error: the file shrank while it was read",
-            path.canonicalize().unwrap_or(path.clone()).display()
+            path.display()
         );
         assert!(out.err().starts_with(&says), "{}\n{}", out.shown, out.err());
+        assert_eq!(out.err().lines().count(), 1, "{}", out.err());
         house_style(tool, &out);
+        // The next input is read, and written whole.
+        let header: &[&str] =
+            if tool == "pbi2csv" { &["--no-header"] } else { &[] };
+        let mut alone = dir.command(tool);
+        let alone = alone.args(args).args(header).arg(after).run().code(0);
+        let tail = &out.stdout[out.stdout.len().saturating_sub(300)..];
+        assert!(
+            out.stdout.ends_with(&alone.stdout),
+            "{}: the input after it is not written whole: {}",
+            out.shown,
+            String::from_utf8_lossy(tail)
+        );
     }
 }

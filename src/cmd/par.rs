@@ -432,9 +432,10 @@ where
 /// Falls back to [`run_lines`] where mapping does not work (not a unix
 /// system, not a regular file, a mapping refused).
 ///
-/// A file that another program truncates while it is mapped ends the
-/// process (SIGBUS), as it does ripgrep; one that grows is read up to the
-/// size it had.
+/// A file that another program truncates while it is mapped is a read
+/// error (where ripgrep dies of SIGBUS): the batches read after that are
+/// not emitted ([`map`]'s SIGBUS handler); one that grows is read up to
+/// the size it had.
 ///
 /// # Errors
 ///
@@ -583,12 +584,16 @@ where
 {
     let Mapped { mut windows, range, first, numbers } = read;
     let numbering = Numbering::new(numbers, first);
+    let shrink = windows.shrink();
     let mut emit = |batch: &mut Batch| {
+        if shrink.shrank() {
+            return Ok(false);
+        }
         numbering.emitting(batch);
         user_emit(batch)
     };
     let batch_bytes = batch_bytes.max(1);
-    thread::scope(|scope| {
+    let result = thread::scope(|scope| {
         let mut pool = Pool { idle: workers, order: None };
         let mut spare: Vec<Batch> = vec![];
         let mut batch: Option<Batch> = None;
@@ -618,7 +623,23 @@ where
         }
         pool.finish(scope, batch, false, &mut emit)?;
         Ok(())
-    })
+    });
+    shrunk(result, &shrink)
+}
+
+/// The end of reading a mapped file, `result`, unless it shrank (and
+/// stdout did not fail first): a read error then, the batches read since
+/// it did not emitted.
+#[cfg(unix)]
+fn shrunk<T>(
+    result: Result<T, Failure>,
+    shrink: &map::Shrink,
+) -> Result<T, Failure> {
+    match (result, shrink.error()) {
+        (Err(Failure::Write(err)), _) => Err(Failure::Write(err)),
+        (_, Some(err)) => Err(Failure::Read(err)),
+        (result, None) => result,
+    }
 }
 
 /// Files mapped into memory.
@@ -626,95 +647,180 @@ where
 mod map {
     /// What a file that shrinks while it is mapped does: a read of a
     /// page past its new end raises SIGBUS, which would end the process
-    /// with "Bus error" and no word of which input. While a file is
-    /// mapped, the handler installed here writes a message that names
-    /// it and exits with status 2, as for any unreadable input.
+    /// with "Bus error" and no word of which input, and the inputs after
+    /// it unread. The handler installed here finds the window that holds
+    /// the page, maps a page of zeros in its place, so that the read goes
+    /// on, and marks the window's file as shrunk ([`Shrink`]): the
+    /// batches read after that are not emitted, and the file ends in a
+    /// read error, as any unreadable input does; the next input is read.
     mod bus {
-        use std::fs::File;
-        use std::os::unix::io::AsRawFd;
+        use std::io;
         use std::ptr;
-        use std::sync::atomic::{AtomicPtr, Ordering};
-        use std::sync::Once;
+        use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+        use std::sync::atomic::{
+            AtomicBool, AtomicPtr, AtomicU64, AtomicUsize,
+        };
+        use std::sync::{Arc, Once};
 
-        /// The message of the file mapped now, or null.
-        static TEXT: AtomicPtr<Vec<u8>> = AtomicPtr::new(ptr::null_mut());
+        /// What is said of a file that shrank.
+        pub const SHRANK: &str = "the file shrank while it was read \
+                                  (mapped on threads; -j1 reads it as a \
+                                  stream)";
 
-        /// The message while a file is mapped: set by [`Message::new`],
-        /// taken back when it is dropped.
-        #[derive(Debug)]
-        pub struct Message(*mut Vec<u8>);
+        /// Whether a file mapped shrank: one for each file, which each of
+        /// its windows holds.
+        #[derive(Debug, Default)]
+        pub struct Shrink(AtomicBool);
 
-        impl Message {
-            /// The message for `file`, named as the system knows it
-            /// (`/proc/self/fd`), or as "an input file".
-            pub fn new(file: &File) -> Message {
-                static INSTALL: Once = Once::new();
-                INSTALL.call_once(install);
-                let tool = std::env::args_os()
-                    .next()
-                    .map(std::path::PathBuf::from)
-                    .and_then(|p| Some(p.file_name()?.to_owned()))
-                    .map(|name| name.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let fd = format!("/proc/self/fd/{}", file.as_raw_fd());
-                let name = match std::fs::read_link(fd) {
-                    Ok(path) => path.to_string_lossy().into_owned(),
-                    Err(_) => "an input file".into(),
-                };
-                let text = format!(
-                    "{tool}: {name}: read error: the file shrank while it \
-                     was read (mapped on threads; -j1 reads it as a \
-                     stream)\n"
-                );
-                let text = Box::into_raw(Box::new(text.into_bytes()));
-                TEXT.store(text, Ordering::Release);
-                Message(text)
+        impl Shrink {
+            /// Whether a read of the file's pages found it shrunk: the
+            /// bytes read since then may be zeros that it never held.
+            pub fn shrank(&self) -> bool {
+                self.0.load(Acquire)
+            }
+
+            /// The read error for the file, if it shrank.
+            pub fn error(&self) -> Option<io::Error> {
+                self.shrank().then(|| io::Error::other(SHRANK))
             }
         }
 
-        impl Drop for Message {
-            fn drop(&mut self) {
-                // The mappings of the file are no longer read: the last
-                // is unmapped with it. Another file mapped since (tests
-                // map files on several threads) keeps its own message,
-                // and this one is left.
-                let taken = TEXT.compare_exchange(
-                    self.0,
-                    ptr::null_mut(),
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                );
-                if taken.is_ok() {
-                    // SAFETY: made by `Box::into_raw` in `new`, and no
-                    // longer in `TEXT`, where the handler reads it.
-                    drop(unsafe { Box::from_raw(self.0) });
+        /// How many windows may be mapped at once: far more than the
+        /// batches in flight (at most a few for each thread) ever hold.
+        const SLOTS: usize = 1024;
+
+        /// The windows mapped now, each a slot: its first page and its
+        /// number of pages, in one word (0: a free slot), and the file's
+        /// [`Shrink`]. A slot's word is set once its mapping is made and
+        /// cleared before it is unmapped, so a word that holds an address
+        /// holds it while it is mapped; its `Shrink` is set before the
+        /// word, and lives as long as the window.
+        static RANGES: [AtomicU64; SLOTS] =
+            [const { AtomicU64::new(0) }; SLOTS];
+        static SHRINKS: [AtomicPtr<Shrink>; SLOTS] =
+            [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
+
+        /// Bits of a slot's word for the number of pages (a window of
+        /// up to 64 GiB with pages of 4 KiB), and for the first page
+        /// (addresses up to 2^52).
+        const COUNT_BITS: u32 = 24;
+        const FIRST_BITS: u32 = 40;
+
+        /// The page size, read once before the handler is installed.
+        static PAGE: AtomicUsize = AtomicUsize::new(4096);
+
+        /// A window registered with the handler while it is mapped.
+        #[derive(Debug)]
+        pub struct Slot {
+            index: usize,
+            _shrink: Arc<Shrink>,
+        }
+
+        impl Slot {
+            /// Registers the mapping of `len` bytes at `ptr` (a page
+            /// boundary) of the file that `shrink` speaks for; `None` if
+            /// no slot is free or the mapping is too large for one.
+            pub fn new(
+                ptr: *const libc::c_void,
+                len: usize,
+                shrink: &Arc<Shrink>,
+            ) -> Option<Slot> {
+                static INSTALL: Once = Once::new();
+                INSTALL.call_once(install);
+                let page = PAGE.load(Relaxed);
+                let pages = u64::try_from(len.div_ceil(page)).ok()?;
+                let first = (ptr as usize / page) as u64;
+                if pages >> COUNT_BITS != 0 || first >> FIRST_BITS != 0 {
+                    return None;
                 }
+                let word = first << COUNT_BITS | pages;
+                let shrink = Arc::clone(shrink);
+                for (index, range) in RANGES.iter().enumerate() {
+                    // Claimed with a mark no address matches (no pages),
+                    // then the file's `Shrink`, then the range.
+                    let claimed = u64::MAX << COUNT_BITS;
+                    if range
+                        .compare_exchange(0, claimed, AcqRel, Acquire)
+                        .is_ok()
+                    {
+                        let raw = Arc::as_ptr(&shrink).cast_mut();
+                        SHRINKS[index].store(raw, Release);
+                        range.store(word, Release);
+                        return Some(Slot { index, _shrink: shrink });
+                    }
+                }
+                None
+            }
+        }
+
+        impl Drop for Slot {
+            /// Before the window is unmapped.
+            fn drop(&mut self) {
+                SHRINKS[self.index].store(ptr::null_mut(), Release);
+                RANGES[self.index].store(0, Release);
             }
         }
 
         fn install() {
+            // SAFETY: sysconf only reads a system setting.
+            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            PAGE.store(usize::try_from(page).unwrap_or(4096).max(1), Relaxed);
             // SAFETY: a handler that only calls functions that are safe
-            // in a signal handler (write, _exit, signal, raise), set
-            // with a zeroed sigaction whose mask is empty.
+            // in a signal handler (mmap, as Linux makes it: a system call
+            // with no lock; signal, raise), set with a zeroed sigaction
+            // whose mask is empty.
             unsafe {
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = on_bus as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO;
                 libc::sigemptyset(&mut action.sa_mask);
                 libc::sigaction(libc::SIGBUS, &action, ptr::null_mut());
             }
         }
 
-        extern "C" fn on_bus(signal: libc::c_int) {
-            let text = TEXT.load(Ordering::Acquire);
-            // SAFETY: a message that `Message::new` made and that lives
-            // until it is taken out of `TEXT`; then the default action,
-            // for a SIGBUS that no mapped file raised.
+        extern "C" fn on_bus(
+            signal: libc::c_int,
+            info: *mut libc::siginfo_t,
+            _: *mut libc::c_void,
+        ) {
+            // SAFETY: `info` is the kernel's, for a SIGBUS; the page of
+            // zeros replaces one page of a window that a slot holds,
+            // which is mapped while the slot holds it, and read only.
             unsafe {
-                if !text.is_null() {
-                    let text = &*text;
-                    libc::write(2, text.as_ptr().cast(), text.len());
-                    libc::_exit(2);
+                let addr = (*info).si_addr() as usize;
+                let page = PAGE.load(Relaxed);
+                let at = (addr / page) as u64;
+                for (index, range) in RANGES.iter().enumerate() {
+                    let word = range.load(Acquire);
+                    let (first, pages) =
+                        (word >> COUNT_BITS, word & ((1 << COUNT_BITS) - 1));
+                    if at < first || at - first >= pages {
+                        continue;
+                    }
+                    let shrink = SHRINKS[index].load(Acquire);
+                    if shrink.is_null() {
+                        break;
+                    }
+                    // Marked first: no thread may read the zeros before
+                    // the file is known to have shrunk.
+                    (*shrink).0.store(true, Release);
+                    let zeros = libc::mmap(
+                        (at as usize * page) as *mut libc::c_void,
+                        page,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE
+                            | libc::MAP_ANONYMOUS
+                            | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    );
+                    if zeros != libc::MAP_FAILED {
+                        return;
+                    }
+                    break;
                 }
+                // A SIGBUS that no window raised, or one the page of zeros
+                // could not mend: the default action.
                 libc::signal(signal, libc::SIG_DFL);
                 libc::raise(signal);
             }
@@ -727,6 +833,8 @@ mod map {
     use std::os::unix::io::AsRawFd;
     use std::sync::Arc;
 
+    pub use bus::Shrink;
+
     use super::{BatchEnd, WINDOW};
     use crate::lines::{find_line_end, last_line_end};
 
@@ -736,6 +844,8 @@ mod map {
     pub struct Window {
         ptr: *mut libc::c_void,
         len: usize,
+        /// Its place among the windows the SIGBUS handler knows.
+        slot: Option<bus::Slot>,
     }
 
     // SAFETY: the mapping is read only and nothing changes it through
@@ -746,8 +856,13 @@ mod map {
 
     impl Window {
         /// Maps `len` bytes (not 0) of `file` from `offset`, a multiple of
-        /// the page size.
-        fn new(file: &File, offset: u64, len: usize) -> io::Result<Window> {
+        /// the page size; `shrink` says whether the file shrank.
+        fn new(
+            file: &File,
+            offset: u64,
+            len: usize,
+            shrink: &Arc<Shrink>,
+        ) -> io::Result<Window> {
             // Not populated here: the pages are mapped in by the worker
             // that reads them, on its own core. Populating a window on
             // the reading thread made a third busy thread on two cores
@@ -772,7 +887,11 @@ mod map {
             if ptr == libc::MAP_FAILED {
                 return Err(io::Error::last_os_error());
             }
-            Ok(Window { ptr, len })
+            // Not known to the handler only if no slot is free or the
+            // window is too large for one (more than ever happens): a
+            // shrinking file then ends the process with SIGBUS.
+            let slot = bus::Slot::new(ptr, len, shrink);
+            Ok(Window { ptr, len, slot })
         }
 
         /// The mapped bytes.
@@ -785,6 +904,8 @@ mod map {
 
     impl Drop for Window {
         fn drop(&mut self) {
+            // No longer known to the handler, then unmapped.
+            drop(self.slot.take());
             // SAFETY: the mapping made by `new`, unmapped once.
             unsafe { libc::munmap(self.ptr, self.len) };
         }
@@ -799,7 +920,7 @@ mod map {
         size: u64,
         page: u64,
         window: Option<(u64, Arc<Window>)>,
-        _bus: bus::Message,
+        shrink: Arc<Shrink>,
     }
 
     impl<'f> Windows<'f> {
@@ -808,8 +929,14 @@ mod map {
             // SAFETY: sysconf only reads a system setting.
             let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
             let page = u64::try_from(page).unwrap_or(4096).max(1);
-            let _bus = bus::Message::new(file);
-            Windows { file, pos: start, size, page, window: None, _bus }
+            let shrink = Arc::default();
+            Windows { file, pos: start, size, page, window: None, shrink }
+        }
+
+        /// Whether the file shrank while it was read: once it has, the
+        /// batches read may hold zeros for its bytes.
+        pub fn shrink(&self) -> Arc<Shrink> {
+            Arc::clone(&self.shrink)
         }
 
         /// The window of the last batch.
@@ -949,7 +1076,8 @@ mod map {
                     let len = (want + (self.pos - start) as usize)
                         .max(WINDOW)
                         .min((self.size - start) as usize);
-                    let w = Arc::new(Window::new(self.file, start, len)?);
+                    let w = Window::new(self.file, start, len, &self.shrink);
+                    let w = Arc::new(w?);
                     self.window = Some((start, Arc::clone(&w)));
                     (start, w)
                 }
@@ -1188,7 +1316,11 @@ where
 {
     let (mut windows, first, numbers) = read;
     let numbering = Numbering::new(numbers, first);
+    let shrink = windows.shrink();
     let mut emit = |batch: &mut Batch| {
+        if shrink.shrank() {
+            return Ok(false);
+        }
         numbering.emitting(batch);
         user_emit(batch)
     };
@@ -1199,7 +1331,7 @@ where
     let max = batch_bytes
         .saturating_mul(MAX_UNCUT)
         .min(batch_bytes.saturating_add(WINDOW));
-    thread::scope(|scope| {
+    let result = thread::scope(|scope| {
         let mut pool = Pool { idle: workers, order: None };
         let mut spare: Vec<Batch> = vec![];
         let mut batch: Option<Batch> = None;
@@ -1236,7 +1368,8 @@ where
         }
         pool.finish(scope, batch, false, &mut emit)?;
         Ok(End::Done)
-    })
+    });
+    shrunk(result, &shrink)
 }
 
 /// The workers: idle until the second batch, then on threads of their own.
