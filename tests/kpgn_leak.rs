@@ -240,6 +240,19 @@ enum Fault {
     /// runs on over what follows on the line (the next move, its attempts
     /// and comment), which would be written as part of it.
     FalseEnd { which: usize },
+    /// The move's Kriegspiel comment between its number and its SAN
+    /// (`2. {(:)} Nf3`, Black's move numbered `N...`): it follows its
+    /// move, and one before it went with the move after it.
+    KCommentFirst,
+    /// The move left out, its number and Kriegspiel comment kept
+    /// (`2. {(:)} Rb7`): the next move would read as this one, Black's as
+    /// White's, and where no move number follows to tell (the last two
+    /// plies), Black's was written in clear with its comment.
+    LostMove,
+    /// The move number twice, a comment between (`2. {MK} 2. Nf3`): a
+    /// number that stands before no move, after which what stood between
+    /// the two went with the move.
+    NumberTwice,
 }
 
 /// What [`Fault::FalseEnd`] ends a `;` comment with.
@@ -370,6 +383,9 @@ fn fault() -> impl Strategy<Value = Fault> {
         Just(ExtraHidden),
         any::<bool>().prop_map(|variation| TagLine { variation }),
         (0..FALSE_ENDS.len()).prop_map(|which| FalseEnd { which }),
+        Just(KCommentFirst),
+        Just(LostMove),
+        Just(NumberTwice),
     ]
 }
 
@@ -863,6 +879,13 @@ impl<'g> Builder<'g> {
                     let odd = FALSE_ENDS[which];
                     edits[ply].tag_line = Some(format!("; {mk} note{odd}"));
                 }
+                Fault::KCommentFirst => e.kcomment_first = true,
+                Fault::LostMove => e.lost = true,
+                Fault::NumberTwice => {
+                    let mk = self.marker();
+                    edits[ply].number_twice =
+                        Some(format!("{{{mk} between}}"));
+                }
             }
         }
         (edits, tag_escapes)
@@ -932,13 +955,24 @@ impl<'g> Builder<'g> {
         let after_number: Vec<Tok> =
             after_number.into_iter().chain(word(Gap::AfterNumber)).collect();
         let (full, white) = (self.number(i), self.side(i) == Side::White);
-        let needed = !after_number.is_empty();
+        let needed = !after_number.is_empty()
+            || e.kcomment_first
+            || e.number_twice.is_some();
         if let Some(number) = move_number(full, white, &e, needed) {
+            if let Some(between) = e.number_twice.take() {
+                toks.push(Tok::new(number.clone(), Kind::Number, who));
+                toks.push(Tok::new(between, Kind::Comment, who));
+            }
             toks.push(Tok::new(number, Kind::Number, who));
         }
-        toks.extend(after_number);
         let ply = &self.plies[i];
         let hidden = self.hidden(i);
+        let kc = kcomment(ply, &e, hidden, who);
+        let mut kc = Some(kc);
+        if e.kcomment_first {
+            toks.extend(kc.take());
+        }
+        toks.extend(after_number);
         let san = if hidden {
             "??".to_string()
         } else {
@@ -946,10 +980,12 @@ impl<'g> Builder<'g> {
         };
         let mut t = Tok::new(san, Kind::Move, who);
         t.sep = e.sep;
-        toks.push(t);
+        if !e.lost {
+            toks.push(t);
+        }
         toks.extend(after_san);
         toks.extend(word(Gap::AfterSan));
-        toks.push(kcomment(ply, &e, hidden, who));
+        toks.extend(kc);
         if let Some(text) = e.tag_line.take() {
             toks.push(Tok::new(text, Kind::Word, owner(Gap::AfterComment, i)));
         }
@@ -1126,6 +1162,12 @@ struct Edits {
     /// After the move's comment: a comment or variation with a line of
     /// tag pairs in it, or a `;` comment that a false line end ends.
     tag_line: Option<String>,
+    /// The Kriegspiel comment before the SAN, after the number.
+    kcomment_first: bool,
+    /// No SAN.
+    lost: bool,
+    /// The move number twice, this comment between.
+    number_twice: Option<String>,
 }
 
 /// The move number of a ply, `full` for White's or Black's move, if it

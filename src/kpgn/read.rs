@@ -911,6 +911,13 @@ impl<S: Sink> Game<S> {
         if value != game.fullmove || side != game.to_move {
             return self.wrong_number(input, start..end);
         }
+        if game.numbered {
+            // A number that stands before no move: what stood after it
+            // would go, with the next, to a move not its own.
+            let message = "a move number after a move number, with no move \
+                           between them";
+            return game.fail(input, start, message.into());
+        }
         game.owner = Some(game.to_move);
         game.numbered = true;
         game.kcomment = false;
@@ -1180,6 +1187,14 @@ impl<S: Sink> Game<S> {
             let message = "kriegspiel comment before the first move";
             return game.fail(input, span.start, message.into());
         };
+        if game.numbered {
+            // A Kriegspiel comment follows its move: one after a move
+            // number would go to the move after it, which may be the
+            // next side's if a move was left out before it.
+            let message = "kriegspiel comment between a move number and \
+                           its move (it follows the move)";
+            return game.fail(input, span.start, message.into());
+        }
         if std::mem::replace(&mut game.kcomment, true) {
             let message = "a second kriegspiel comment for one move";
             return game.fail(input, span.start, message.into());

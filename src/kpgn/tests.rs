@@ -165,6 +165,52 @@ fn what_follows_the_opponents_number_goes_with_its_move() {
     );
 }
 
+/// A Kriegspiel comment follows its move, and a move number stands
+/// before a move: White's last move left out, Black's move after its
+/// number read as White's, and Black's comment in clear (a red-team
+/// review of 2026-11-29); a number written twice let what stood between
+/// the two go with the move, a second Kriegspiel comment among it.
+#[test]
+fn a_kriegspiel_comment_follows_its_move_and_a_number_precedes_one() {
+    let lost = format!(
+        "{TAGS}\n1. e4 {{(:)}} Qa7 {{(:)}} 2. {{(:)}} Rb7 {{SECRET plain}} *\n"
+    );
+    assert_eq!(
+        refused(&white(), &lost),
+        "4: kriegspiel comment between a move number and its move (it \
+         follows the move)"
+    );
+    let black = format!("{TAGS}\n1. e4 {{(:)}} 1... {{(:Nf3)}} e5 *\n");
+    assert_eq!(
+        refused(&white(), &black),
+        "4: kriegspiel comment between a move number and its move (it \
+         follows the move)"
+    );
+    for between in ["{(:Nb3,Rb6) SECRET}", "{SECRET}", "; SECRET\n", ""] {
+        let twice = format!(
+            "{TAGS}\n1. e4 {{(:)}} Qa7 {{(:)}} 2. {between} 2. d4 {{(:)}} *\n"
+        );
+        let message = refused(&white(), &twice);
+        assert!(
+            message.ends_with(
+                "kriegspiel comment between a move number and its move (it \
+                 follows the move)"
+            ) || message.ends_with(
+                "a move number after a move number, with no move between them"
+            ),
+            "{twice:?}: {message}"
+        );
+    }
+    // Before the number, both stay where they are.
+    let fine = format!(
+        "{TAGS}\n1. e4 {{(:)}} {{mine}} 1... e5 {{(:Nf3)}} {{theirs}} 2. d4 *\n"
+    );
+    assert_eq!(
+        clean(&white(), &fine),
+        format!("{TAGS}[Filtered \"white\"]\n\n1. e4 {{(:)}} {{mine}} 1... ?? {{(:1)}} 2. d4 *\n")
+    );
+}
+
 /// A record that says it is filtered is filtered again, so that nothing
 /// it says is trusted: clean, it comes out as it went in; with an
 /// opponent's move or attempts in clear, it is refused.
