@@ -434,7 +434,7 @@ where
 ///
 /// A file that another program truncates while it is mapped is a read
 /// error (where ripgrep dies of SIGBUS): the batches read after that are
-/// not emitted ([`map`]'s SIGBUS handler); one that grows is read up to
+/// not emitted (the SIGBUS handler of `map`); one that grows is read up to
 /// the size it had.
 ///
 /// # Errors
