@@ -967,8 +967,7 @@ impl<'g> Builder<'g> {
         }
         let ply = &self.plies[i];
         let hidden = self.hidden(i);
-        let kc = kcomment(ply, &e, hidden, who);
-        let mut kc = Some(kc);
+        let mut kc = Some(kcomment(ply, &e, hidden, who));
         if e.kcomment_first {
             toks.extend(kc.take());
         }

@@ -663,7 +663,7 @@ mod map {
         use std::sync::{Arc, Once};
 
         /// What is said of a file that shrank.
-        pub const SHRANK: &str = "the file shrank while it was read \
+        const SHRANK: &str = "the file shrank while it was read \
                                   (mapped on threads; -j1 reads it as a \
                                   stream)";
 
@@ -735,10 +735,10 @@ mod map {
                 }
                 let word = first << COUNT_BITS | pages;
                 let shrink = Arc::clone(shrink);
+                // A slot is claimed with a mark no address matches (no
+                // pages), then given the file's `Shrink`, then the range.
+                let claimed = u64::MAX << COUNT_BITS;
                 for (index, range) in RANGES.iter().enumerate() {
-                    // Claimed with a mark no address matches (no pages),
-                    // then the file's `Shrink`, then the range.
-                    let claimed = u64::MAX << COUNT_BITS;
                     if range
                         .compare_exchange(0, claimed, AcqRel, Acquire)
                         .is_ok()

@@ -172,32 +172,25 @@ fn what_follows_the_opponents_number_goes_with_its_move() {
 /// the two go with the move, a second Kriegspiel comment among it.
 #[test]
 fn a_kriegspiel_comment_follows_its_move_and_a_number_precedes_one() {
-    let lost = format!(
-        "{TAGS}\n1. e4 {{(:)}} Qa7 {{(:)}} 2. {{(:)}} Rb7 {{SECRET plain}} *\n"
-    );
-    assert_eq!(
-        refused(&white(), &lost),
-        "4: kriegspiel comment between a move number and its move (it \
-         follows the move)"
-    );
-    let black = format!("{TAGS}\n1. e4 {{(:)}} 1... {{(:Nf3)}} e5 *\n");
-    assert_eq!(
-        refused(&white(), &black),
-        "4: kriegspiel comment between a move number and its move (it \
-         follows the move)"
-    );
+    const BEFORE_MOVE: &str =
+        "kriegspiel comment between a move number and its move (it follows \
+         the move)";
+    const TWICE: &str =
+        "a move number after a move number, with no move between them";
+    for movetext in [
+        "1. e4 {(:)} Qa7 {(:)} 2. {(:)} Rb7 {SECRET plain} *",
+        "1. e4 {(:)} 1... {(:Nf3)} e5 *",
+    ] {
+        let game = format!("{TAGS}\n{movetext}\n");
+        assert_eq!(refused(&white(), &game), format!("4: {BEFORE_MOVE}"));
+    }
     for between in ["{(:Nb3,Rb6) SECRET}", "{SECRET}", "; SECRET\n", ""] {
         let twice = format!(
             "{TAGS}\n1. e4 {{(:)}} Qa7 {{(:)}} 2. {between} 2. d4 {{(:)}} *\n"
         );
         let message = refused(&white(), &twice);
         assert!(
-            message.ends_with(
-                "kriegspiel comment between a move number and its move (it \
-                 follows the move)"
-            ) || message.ends_with(
-                "a move number after a move number, with no move between them"
-            ),
+            message.ends_with(BEFORE_MOVE) || message.ends_with(TWICE),
             "{twice:?}: {message}"
         );
     }
