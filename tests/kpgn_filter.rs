@@ -651,6 +651,27 @@ fn unusual_white_space_before_an_attempt_list_is_refused() {
 }
 
 #[test]
+fn pgn_white_space_before_an_attempt_list_reads_as_a_kriegspiel_comment() {
+    // The white space PGN and the tools know (tab, VT, FF, U+00A0, a line
+    // end) before the `(`: the comment is a Kriegspiel comment, its
+    // attempts counted; --keep-comments keeps its free text, never its
+    // attempts.
+    for space in ["\t", "\u{b}", "\u{c}", "\u{a0}", "\n", " \t\u{a0}\n "] {
+        let game = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:)}} e5 {{{space}(:Qh4,d6) LEAKB}}\n*\n"
+        );
+        let head = format!("?? {{{space}(:2)");
+        let plain = filtered(&["-w"], &game);
+        assert!(plain.contains(&format!("{head}}}\n*")), "{plain:?}");
+        let kept = filtered(&["-w", "--keep-comments"], &game);
+        assert!(kept.contains(&format!("{head} LEAKB}}")), "{kept:?}");
+        for got in [plain, kept] {
+            assert!(!got.contains("Qh4") && !got.contains("d6"), "{got:?}");
+        }
+    }
+}
+
+#[test]
 fn a_control_or_invisible_character_before_an_attempt_list_is_refused() {
     // Found in hostile18: a C0 or C1 control, DEL, a soft hyphen, a
     // variation selector, a tag character, a Hangul or braille blank
