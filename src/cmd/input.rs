@@ -200,9 +200,7 @@ impl Compression {
             Compression::Bzip2 => {
                 Box::new(bzip2::read::MultiBzDecoder::new(rdr))
             }
-            Compression::Xz => {
-                Box::new(liblzma::read::XzDecoder::new_multi_decoder(rdr))
-            }
+            Compression::Xz => Box::new(Xz::new(rdr)),
         };
         Box::new(Decoding { kind: self, inner, failed })
     }
@@ -243,6 +241,68 @@ impl Read for Decoding {
             };
             io::Error::new(e.kind(), text)
         })
+    }
+}
+
+/// xz's decoder of every stream, which hands out what it decoded before
+/// an error and reports the error at the next read, as the decoders of
+/// gzip, zstd and bzip2 do. liblzma's own reader drops what the read that
+/// fails decoded: junk after the last stream lost the end of the data
+/// before it (30 games of 238 in a test), which the other formats write.
+struct Xz<R> {
+    rdr: io::BufReader<R>,
+    stream: liblzma::stream::Stream,
+    error: Option<io::Error>,
+}
+
+impl<R: Read> Xz<R> {
+    fn new(rdr: R) -> Xz<R> {
+        use liblzma::stream::{Stream, CONCATENATED};
+        let stream = Stream::new_auto_decoder(u64::MAX, CONCATENATED)
+            .expect("liblzma makes a decoder with no memory limit");
+        Xz { rdr: io::BufReader::new(rdr), stream, error: None }
+    }
+}
+
+impl<R: Read> Read for Xz<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use liblzma::stream::{Action, Status};
+        use std::io::BufRead;
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let input = self.rdr.fill_buf()?;
+            let eof = input.is_empty();
+            let action = if eof { Action::Finish } else { Action::Run };
+            let (was_in, was_out) =
+                (self.stream.total_in(), self.stream.total_out());
+            let status = self.stream.process(input, buf, action);
+            let consumed = (self.stream.total_in() - was_in) as usize;
+            let read = (self.stream.total_out() - was_out) as usize;
+            self.rdr.consume(consumed);
+            match status {
+                Ok(Status::StreamEnd) => return Ok(read),
+                Ok(_) if read > 0 => return Ok(read),
+                Ok(_) if eof => {
+                    let kind = io::ErrorKind::UnexpectedEof;
+                    return Err(io::Error::new(kind, "premature eof"));
+                }
+                Ok(_) if consumed == 0 => {
+                    let kind = io::ErrorKind::InvalidData;
+                    return Err(io::Error::new(kind, "corrupt xz stream"));
+                }
+                Ok(_) => {}
+                Err(error) if read > 0 => {
+                    self.error = Some(error.into());
+                    return Ok(read);
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
     }
 }
 
