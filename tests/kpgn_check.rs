@@ -133,6 +133,33 @@ fn marks_announcements_attempts_and_results() {
     }
 }
 
+/// A filtered view: the opponent's hidden move may take one of the
+/// player's men, never the king (found by a hostile-input review: the
+/// capture of White's king on e1 passed, and White played on).
+#[test]
+fn a_hidden_move_never_takes_the_king() {
+    let dir = Dir::new("kpgn-check-king");
+    let cases = [
+        (
+            "[Filtered \"white\"]\n\n1. e4 {(:)} ?? {(Xe1:0)} 2. Qe2 {(:)} *\n",
+            "1... ??: a capture announced on e1, where white's king stands",
+        ),
+        (
+            "[Filtered \"black\"]\n\n1. ?? {(Xe8:0)} e5 {(:)} *\n",
+            "1. ??: a capture announced on e8, where black's king stands",
+        ),
+    ];
+    for (game, says) in cases {
+        let out = dir.command(TOOL).stdin(game).run().code(2);
+        assert_eq!(out.out(), "", "{game}");
+        out.says(&format!("kpgn-check: <stdin>:3: game 1, {says}"));
+        // The same capture on a man that is not the king is possible.
+        let queen = game.replace("Xe1", "Xd1").replace("Xe8", "Xd8");
+        let queen = queen.replace("Qe2", "Ke2");
+        dir.command(TOOL).stdin(&queen[..]).run().code(0);
+    }
+}
+
 #[test]
 fn no_game_exits_1() {
     let dir = Dir::new("kpgn-check-none");

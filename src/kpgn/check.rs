@@ -1131,6 +1131,14 @@ impl Judge<'_> {
                     );
                     return Err(self.fault(self.at, message));
                 }
+                if view.board.role_at(sq) == Some(Role::King) {
+                    let message = format!(
+                        "a capture announced on {sq}, where {}'s king \
+                         stands: a king is never taken",
+                        side_of(view.side).name()
+                    );
+                    return Err(self.fault(self.at, message));
+                }
                 view.board.discard_piece_at(sq);
                 if view.side.backrank() == sq.rank() {
                     if sq.file() == File::H {
