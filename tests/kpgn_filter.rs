@@ -882,8 +882,9 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
     dir.create("ended.pgn", &ended);
     let says = "kpgn-filter: rest.pgn:2: a game without tags starts this \
                 input, after an input that ends in a game without a \
-                termination marker, or that a read error cut short: it may \
-                be the rest of that game";
+                termination marker, in a comment or variation left open, or \
+                in a game that failed, or that a read error cut short: it \
+                may be the rest of that game";
     for threads in ["-j1", "-j2"] {
         let run = |inputs: &[&str]| {
             dir.command(TOOL).arg("-w").arg(threads).args(inputs).run()
@@ -914,6 +915,55 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
         let out = run(&["ended.pgn", "rest.pgn"]).code(2).says(says);
         assert!(!out.out().contains("secret"), "{threads}");
     }
+}
+
+#[test]
+fn a_game_without_tags_after_a_game_that_failed_is_refused() {
+    // Found by a hostile-input review: a `}` put in too early in Black's
+    // comment (or one lost, which a `{` inside the comment shows) ended
+    // the comment there, and a termination marker in its text ended the
+    // game, which failed; the comment's next line, Black's own analysis,
+    // was read as a game without tags, and its White moves written.
+    let head = "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:) ";
+    let plan = "1. Qh5 Nc6 2. Bc4 Nf6 *\n";
+    let tail = "2. Nf3 {(:)} Nc6 {(:)} *\n";
+    let says = "g.pgn:4: a game without tags after a game that failed: it \
+                may be the rest of that game";
+    for comment in [
+        format!("a }} sign ends it, result 1-0\n{plan}was my plan}}\n"),
+        format!("my notes {{on the plan}}\n1... e5 then *\n{plan}}}\n"),
+    ] {
+        let game = format!("{head}{comment}{tail}");
+        let says = if comment.starts_with('a') {
+            says.to_string()
+        } else {
+            says.replace(":4:", ":5:")
+        };
+        refused_for(&[&["-w"]], &game, &says, &["Qh5", "Bc4"]);
+    }
+    // The same with the game cut in two files in the comment that its
+    // marker's line opens: the comment's rest, in the second file, is no
+    // game.
+    let dir = Dir::new("kpgn-after-failed");
+    let part1 =
+        "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:)} 0-1 {Black: my plan was\n";
+    dir.create("part1.pgn", part1);
+    dir.create("part2.pgn", plan);
+    let says = "part2.pgn:1: a game without tags starts this input";
+    for threads in ["-j1", "-j2"] {
+        let out = dir
+            .command(TOOL)
+            .args(["-w", threads, "part1.pgn", "part2.pgn"])
+            .run()
+            .code(2)
+            .says("part1.pgn:3: unterminated comment")
+            .says(says);
+        assert_eq!(out.out(), "", "{threads}");
+    }
+    // A game without tags after one that passed is a game.
+    let fine = "1. e4 {(:)} e5 {(:) fine} *\n1. d4 {(:)} d5 {(:) also} *\n";
+    let got = filtered(&["-w"], fine);
+    assert!(got.contains("1. d4 {(:)} ?? {(:0)} *"), "{got}");
 }
 
 #[test]

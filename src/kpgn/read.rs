@@ -1476,9 +1476,14 @@ impl<S: Sink> Reader<S> {
     /// player's.
     ///
     /// For the other sinks: whether the last game has no termination
-    /// marker, and so may have been cut short by the end of its input. A
-    /// game without tags that starts the next input is then a fault: it
-    /// may be that game's rest, its first move Black's.
+    /// marker, and so may have been cut short by the end of its input,
+    /// or failed (one that ends in a comment or variation left open
+    /// does), and so may have ended where it did not: a `}` put in too
+    /// early or lost ends a comment early, and a termination marker in
+    /// its text ends the game. A game without tags after it, in the same
+    /// input or at the start of the next, is then a fault: it may be that
+    /// game's rest (the opponent's comment read as moves, the first of
+    /// them Black's).
     pub fn open(&self) -> bool {
         self.open
     }
@@ -1803,7 +1808,8 @@ impl<S: Sink> Reader<S> {
             game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
         if !S::AS_READ && self.open && !tags {
-            self.rest_after_open(input, start);
+            let first = self.passed + self.failed == 0;
+            self.rest_after_open(input, start, first);
         }
         self.pos = start + skip;
     }
@@ -1858,16 +1864,23 @@ impl<S: Sink> Reader<S> {
     }
 
     /// For the other sinks, a game without tags that starts at `start`
-    /// after a game left open ([`Reader::open`]): it starts an input
-    /// after one whose last game the input's end ended, and may be that
-    /// game's rest, whose first move, read as White's, may be Black's.
+    /// after a game left open ([`Reader::open`]), `first` in its input
+    /// (it follows the last game of the input before): it may be that
+    /// game's rest, whose first move, read as White's, may be Black's,
+    /// and whose moves may be the text of the opponent's comment.
     #[cold]
-    fn rest_after_open(&mut self, input: &[u8], start: usize) {
-        let message = "a game without tags starts this input, after an \
-                       input that ends in a game without a termination \
-                       marker, or that a read error cut short: it may be \
-                       the rest of that game (join the inputs with cat to \
-                       read them as one)";
+    fn rest_after_open(&mut self, input: &[u8], start: usize, first: bool) {
+        let message = if first {
+            "a game without tags starts this input, after an input that \
+             ends in a game without a termination marker, in a comment or \
+             variation left open, or in a game that failed, or that a \
+             read error cut short: it may be the rest of that game (join \
+             the inputs with cat to read them as one)"
+        } else {
+            "a game without tags after a game that failed: it may be the \
+             rest of that game, which a '}' put in too early or lost ended \
+             where it did not, its comment's text read as moves"
+        };
         self.game.core.fail(input, start, message.into());
     }
 
@@ -1925,8 +1938,10 @@ impl<S: Sink> Reader<S> {
             }
         } else if self.game.core.is_game || rest {
             // A game without a termination marker may have been cut short
-            // by the end of its input.
-            self.open = !self.game.core.terminated;
+            // by the end of its input; one that failed (one that ends in
+            // an open comment or variation fails) may have ended where it
+            // did not.
+            self.open = !self.game.core.terminated || result.is_err();
         }
         self.written = written;
         // The game's number, when it is one.
