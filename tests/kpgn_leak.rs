@@ -253,6 +253,11 @@ enum Fault {
     /// number that stands before no move, after which what stood between
     /// the two went with the move.
     NumberTwice,
+    /// A `}` put in too early in a comment after the move, then a word
+    /// and a termination marker: the game fails and ends there, and the
+    /// comment's next line, moves of someone's analysis, reads as a game
+    /// without tags, which was written (`1. Nf3 ?? 2. Bb5 ?? *`).
+    EarlyClose,
 }
 
 /// What [`Fault::FalseEnd`] ends a `;` comment with.
@@ -386,6 +391,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         Just(KCommentFirst),
         Just(LostMove),
         Just(NumberTwice),
+        Just(EarlyClose),
     ]
 }
 
@@ -873,6 +879,12 @@ impl<'g> Builder<'g> {
                     } else {
                         format!("{{{mk} plan:\n[Event \"x\"]\n\n1. Nf3 Nc6 2. Bb5 *\n}}")
                     });
+                }
+                Fault::EarlyClose => {
+                    let mk = self.marker();
+                    e.tag_line = Some(format!(
+                        "{{{mk} plan }} ends it, 1-0\n1. Nf3 Nc6 2. Bb5 *\nwas the plan}}"
+                    ));
                 }
                 Fault::FalseEnd { which } => {
                     let mk = self.marker();
