@@ -244,8 +244,8 @@ fn a_game_without_tags_after_a_truncated_stream_is_refused() {
         let name = format!("game.{kind}");
         dir.create(&name, &whole[..whole.len() / 2]);
         let runs = [
-            ("kpgn-filter", vec!["-w", "-j1"], "starts this input"),
-            ("kpgn-filter", vec!["-w", "-j2"], "starts this input"),
+            ("kpgn-filter", vec!["-w", "-j1"], "cut short by a read error"),
+            ("kpgn-filter", vec!["-w", "-j2"], "cut short by a read error"),
             ("kpgn-check", vec!["-j1"], "after a read error"),
         ];
         for (tool, args, said) in runs {

@@ -880,11 +880,10 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
     dir.create("rest.pgn", rest);
     let ended = head.replace("1. d4 {(:)}\n", "1. d4 {(:)} *\n");
     dir.create("ended.pgn", &ended);
-    let says = "kpgn-filter: rest.pgn:2: a game without tags starts this \
-                input, after an input that ends in a game without a \
-                termination marker, in a comment or variation left open, or \
-                in a game that failed, or that a read error cut short: it \
-                may be the rest of that game";
+    let says = "kpgn-filter: rest.pgn:2: a game without tags after a game \
+                that failed, ended the input before without a termination \
+                marker, or was cut short by a read error: it may be the rest \
+                of that game";
     for threads in ["-j1", "-j2"] {
         let run = |inputs: &[&str]| {
             dir.command(TOOL).arg("-w").arg(threads).args(inputs).run()
@@ -902,7 +901,7 @@ fn a_game_without_tags_after_an_input_that_ends_a_game_unmarked_is_refused() {
             .stdin(rest)
             .run()
             .code(2)
-            .says("kpgn-filter: <stdin>:2: a game without tags starts");
+            .says("kpgn-filter: <stdin>:2: a game without tags after a game");
         assert!(!out.out().contains("secret"), "{threads}");
         // Joined, they are one game, and Black's move is hidden.
         let joined = filtered(&["-w", threads], &format!("{head}{rest}"));
@@ -927,8 +926,7 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
     let head = "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:) ";
     let plan = "1. Qh5 Nc6 2. Bc4 Nf6 *\n";
     let tail = "2. Nf3 {(:)} Nc6 {(:)} *\n";
-    let says = "g.pgn:4: a game without tags after a game that failed: it \
-                may be the rest of that game";
+    let says = "g.pgn:4: a game without tags after a game that failed";
     for comment in [
         format!("a }} sign ends it, result 1-0\n{plan}was my plan}}\n"),
         format!("my notes {{on the plan}}\n1... e5 then *\n{plan}}}\n"),
@@ -949,7 +947,7 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
         "[Event \"a\"]\n\n1. e4 {(:)} e5 {(:)} 0-1 {Black: my plan was\n";
     dir.create("part1.pgn", part1);
     dir.create("part2.pgn", plan);
-    let says = "part2.pgn:1: a game without tags starts this input";
+    let says = "part2.pgn:1: a game without tags after a game that failed";
     for threads in ["-j1", "-j2"] {
         let out = dir
             .command(TOOL)
@@ -960,6 +958,28 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
             .says(says);
         assert_eq!(out.out(), "", "{threads}");
     }
+    // The rest of a game that a line of tag pairs cut in an open comment
+    // is that failed game's: a game without tags after it too, past the
+    // first batch of lines, so that two threads read the rest at the
+    // start of a batch.
+    let game =
+        "[Event \"g\"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} Nc6 {(:)} *\n\n";
+    let cut = "[Event \"b\"]\n\n1. e4 {(:)} e5 {(:) open\n[Event \"in\"]\n\n\
+               1. d4 d5 } 2. Nf3 {(:)} *\n";
+    let input = format!("{}{cut}{plan}\n{}", game.repeat(6000), game);
+    dir.create("rest.pgn", &input);
+    let line = 6000 * 4 + 7;
+    let says = format!("rest.pgn:{line}: a game without tags after a game");
+    let mut outs = vec![];
+    for threads in ["-j1", "-j2"] {
+        let out =
+            dir.command(TOOL).args(["-w", threads, "rest.pgn"]).run().code(2);
+        let out = out.says(&says);
+        assert!(!out.out().contains("Qh5"), "{threads}");
+        assert_eq!(out.out().matches("[Event").count(), 6001, "{threads}");
+        outs.push((out.out(), out.err()));
+    }
+    assert_eq!(outs[0], outs[1]);
     // A game without tags after one that passed is a game.
     let fine = "1. e4 {(:)} e5 {(:) fine} *\n1. d4 {(:)} d5 {(:) also} *\n";
     let got = filtered(&["-w"], fine);

@@ -1808,8 +1808,7 @@ impl<S: Sink> Reader<S> {
             game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
         if !S::AS_READ && self.open && !tags {
-            let first = self.passed + self.failed == 0;
-            self.rest_after_open(input, start, first);
+            self.rest_after_open(input, start);
         }
         self.pos = start + skip;
     }
@@ -1864,23 +1863,18 @@ impl<S: Sink> Reader<S> {
     }
 
     /// For the other sinks, a game without tags that starts at `start`
-    /// after a game left open ([`Reader::open`]), `first` in its input
-    /// (it follows the last game of the input before): it may be that
-    /// game's rest, whose first move, read as White's, may be Black's,
-    /// and whose moves may be the text of the opponent's comment.
+    /// after a game left open ([`Reader::open`]), in this input or at the
+    /// end of the one before: it may be that game's rest, whose first
+    /// move, read as White's, may be Black's, and whose moves may be the
+    /// text of the opponent's comment.
     #[cold]
-    fn rest_after_open(&mut self, input: &[u8], start: usize, first: bool) {
-        let message = if first {
-            "a game without tags starts this input, after an input that \
-             ends in a game without a termination marker, in a comment or \
-             variation left open, or in a game that failed, or that a \
-             read error cut short: it may be the rest of that game (join \
-             the inputs with cat to read them as one)"
-        } else {
-            "a game without tags after a game that failed: it may be the \
-             rest of that game, which a '}' put in too early or lost ended \
-             where it did not, its comment's text read as moves"
-        };
+    fn rest_after_open(&mut self, input: &[u8], start: usize) {
+        let message = "a game without tags after a game that failed, ended \
+                       the input before without a termination marker, or \
+                       was cut short by a read error: it may be the rest \
+                       of that game (after a '}' put in too early, or a \
+                       file cut in two: join such inputs with cat to read \
+                       them as one)";
         self.game.core.fail(input, start, message.into());
     }
 
@@ -1939,9 +1933,10 @@ impl<S: Sink> Reader<S> {
         } else if self.game.core.is_game || rest {
             // A game without a termination marker may have been cut short
             // by the end of its input; one that failed (one that ends in
-            // an open comment or variation fails) may have ended where it
-            // did not.
-            self.open = !self.game.core.terminated || result.is_err();
+            // an open comment or variation fails, and so does the game
+            // whose rest this is) may have ended where it did not.
+            let failed = result.is_err() || rest;
+            self.open = !self.game.core.terminated || failed;
         }
         self.written = written;
         // The game's number, when it is one.
