@@ -11,7 +11,7 @@ use crate::cmd::output;
 use crate::cmd::par::{self, Batch, End, Numbers, Work};
 use crate::diag::{self, Diagnostic, Failure, Report, Severity};
 use crate::kpgn::read::Sink;
-use crate::kpgn::{Cuts, Reader, OUT_BUFFER};
+use crate::kpgn::{Carry, Cuts, Reader, OUT_BUFFER};
 use crate::lines::{self, LineEnd, LineReader};
 
 /// Reads every game of `sources`, in order, with readers that `make`
@@ -40,6 +40,12 @@ where
 {
     let mut wtr = Ended::new(output::stdout());
     let mut counts = Counts::default();
+    // What the last game of the input before left open: the inputs are
+    // one stream, as `cat` would make them, so a comment or variation
+    // open at the end of one runs on into the next (a file cut in two
+    // inside a comment: what follows is the comment's rest, whatever it
+    // looks like, and is left out with its game).
+    let mut carry: Option<Carry> = None;
     for source in sources {
         // The last line of the input before may have had no line end:
         // the next game must not run into it.
@@ -57,8 +63,12 @@ where
                     reader.after_open(open);
                     reader
                 };
+                if let Some(carry) = carry.as_mut() {
+                    report.report(carry.into_next_input());
+                }
                 let read = read_input(
                     &make,
+                    carry,
                     threads,
                     batches,
                     opened.reader,
@@ -69,8 +79,14 @@ where
                 counts.passed += read.passed;
                 counts.failed += read.failed;
                 counts.open = read.open;
+                carry = read.carry;
             }
-            Err(err) => msgs.input_error(diag::describe(&err)),
+            Err(err) => {
+                msgs.input_error(diag::describe(&err));
+                // What it held is lost: it may have been the start of a
+                // game whose rest follows.
+                counts.open = true;
+            }
         }
     }
     wtr.flush()?;
@@ -147,6 +163,8 @@ pub struct Counts {
     /// A game without tags written next would run into the last game
     /// written ([`Reader::open`]).
     pub open: bool,
+    /// What the last game left open at the input's end.
+    pub carry: Option<Carry>,
 }
 
 impl Counts {
@@ -196,6 +214,7 @@ impl Report for Strict<'_> {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn read_input<S, F>(
     make: &F,
+    carry: Option<Carry>,
     threads: usize,
     batch_bytes: usize,
     rdr: impl io::Read,
@@ -213,6 +232,7 @@ where
     let result = if threads > 1 {
         parallel(
             make,
+            carry,
             threads,
             batch_bytes,
             &mut reader,
@@ -223,6 +243,7 @@ where
         )
     } else {
         let mut out = Vec::with_capacity(OUT_BUFFER);
+        reader.carry_on(carry);
         reader.lines(&mut lines, &mut out, Some(wtr), report, true)
     };
     // A read error cuts the input short, perhaps in a game: a game
@@ -244,6 +265,7 @@ where
         passed: tally.passed + passed,
         failed: tally.games - tally.passed + failed,
         open: cut_short || reader.open(),
+        carry: reader.carry(),
     })
 }
 
@@ -262,6 +284,7 @@ struct Tally {
 #[allow(clippy::too_many_arguments)]
 fn parallel<S, F, R>(
     make: &F,
+    mut carry: Option<Carry>,
     threads: usize,
     batch_bytes: usize,
     reader: &mut Reader<S>,
@@ -278,7 +301,6 @@ where
     let workers = (0..threads).map(|_| Worker { make }).collect();
     let mut cuts = Cuts::default();
     let cut = |line: &[u8]| cuts.starts_game(line);
-    let mut carry = None;
     let mut open = reader.open();
     let numbers = Numbers::Worker;
     let end = par::run_file(

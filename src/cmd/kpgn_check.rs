@@ -60,6 +60,7 @@ pub fn check_batches(
     let make = || Check::check(config);
     let counts = games::read_input(
         &make,
+        None,
         threads,
         batch_bytes,
         rdr,

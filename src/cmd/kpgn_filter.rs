@@ -87,6 +87,7 @@ fn filter_input(
     let make = || Filter::new(config);
     let counts = games::read_input(
         &make,
+        None,
         threads,
         batch_bytes,
         rdr,

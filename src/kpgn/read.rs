@@ -1364,6 +1364,27 @@ pub struct Carry {
 }
 
 impl Carry {
+    /// What the last game of an input left open, carried into the next
+    /// input, which reads on in it as `cat` would have it (a file cut in
+    /// two in a comment: what follows, whatever it looks like, is the
+    /// comment's rest); and the error that says so, at its first line,
+    /// where anything said of what is open now points.
+    pub fn into_next_input(&mut self) -> Diagnostic {
+        self.line = 1;
+        self.from_rest = true;
+        let (what, close) =
+            if self.brace { ("comment", '}') } else { ("variation", ')') };
+        Diagnostic::error(
+            1,
+            format!(
+                "the {what} that the input before leaves open runs on into \
+                 this one: what follows, up to its '{close}', is read as part \
+                 of it and left out with its game (join the inputs with cat \
+                 to read them as one)"
+            ),
+        )
+    }
+
     /// The error when the input ends with `self` open after the rest of a
     /// game (the game itself was reported where it was cut).
     pub fn at_end(&self) -> Option<Diagnostic> {
