@@ -322,6 +322,22 @@ fn junk_after_the_last_stream_comes_after_all_that_was_decoded() {
     }
 }
 
+#[test]
+fn a_zstd_input_that_starts_with_a_skippable_frame_is_zstd() {
+    // Found by a hostile-input review: zstd(1) reads past a skippable
+    // frame (metadata some tools put first); the tools took the file for
+    // text, and reported its bytes as errors.
+    let dir = Dir::new("compressed-skippable");
+    let pgn = games(3);
+    for magic in [0x50u8, 0x5f] {
+        let mut bytes = vec![magic, 0x2a, 0x4d, 0x18, 5, 0, 0, 0];
+        bytes.extend_from_slice(b"notes");
+        bytes.extend(compress("zst", &pgn));
+        let forms = [(format!("skip{magic:x}.zst"), bytes)];
+        same_in_each_form(&dir, "kpgn-filter", &["-w"], &pgn, &forms);
+    }
+}
+
 /// Text that begins as a magic does is read as text; so is an input too
 /// short to hold one.
 #[test]

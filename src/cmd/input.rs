@@ -139,9 +139,13 @@ impl Compression {
     /// there is). bzip2's are `BZh`, the block size (1 to 9, compared as
     /// 9) and the first block's magic, or the end of an empty stream's:
     /// no text is likely to begin so, as one might with `BZh` alone.
-    const MAGIC: [(Compression, &'static [u8]); 5] = [
+    /// zstd's are a frame's, or a skippable frame's (`50` to `5F`, compared
+    /// as `50`, then `2A 4D 18`), which zstd(1) reads past, as its decoder
+    /// does.
+    const MAGIC: [(Compression, &'static [u8]); 6] = [
         (Compression::Gzip, b"\x1f\x8b\x08"),
         (Compression::Zstd, b"\x28\xb5\x2f\xfd"),
+        (Compression::Zstd, b"\x50\x2a\x4d\x18"),
         (Compression::Bzip2, b"BZh91AY&SY"),
         (Compression::Bzip2, b"BZh9\x17\x72\x45\x38\x50\x90"),
         (Compression::Xz, b"\xfd7zXZ\x00"),
@@ -160,6 +164,9 @@ impl Compression {
         bytes[..n].copy_from_slice(&head[..n]);
         if n > 3 && (b'1'..=b'9').contains(&bytes[3]) {
             bytes[3] = b'9';
+        }
+        if n > 0 && (0x50..=0x5F).contains(&bytes[0]) {
+            bytes[0] = 0x50;
         }
         let head = &bytes[..n];
         let mut undecided = false;
@@ -458,6 +465,11 @@ mod tests {
             Some(Some(Bzip2))
         );
         assert_eq!(sniffed(b"\xfd7zXZ\x00\x00"), Some(Some(Xz)));
+        // A zstd skippable frame, any of the sixteen.
+        assert_eq!(sniffed(b"\x50\x2a\x4d\x18\x04"), Some(Some(Zstd)));
+        assert_eq!(sniffed(b"\x5f\x2a\x4d\x18\x04"), Some(Some(Zstd)));
+        assert_eq!(sniffed(b"[Event \"x\"]"), Some(None));
+        assert_eq!(sniffed(b"Q*M!"), Some(None));
         // Text, and what only begins as a magic does.
         assert_eq!(sniffed(b"#PBI 1.2"), Some(None));
         assert_eq!(sniffed(b"\xEF\xBB\xBF#PBI"), Some(None));
