@@ -1020,6 +1020,79 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
 }
 
 #[test]
+fn inputs_are_one_stream_for_what_is_left_open() {
+    // Found by a hostile-input review of the carry across inputs: the
+    // next input's first line was skipped, as the line of tag pairs that
+    // cuts a game in one input is, so a `}` or `(` on it was lost and a
+    // line of tag pairs that `cat` keeps in the variation started a game
+    // (Black's plan written in clear); a `;` comment on the marker's line
+    // without a line end, and a comment open outside games, did not go
+    // on into the next input either. Each pair reads as the two joined
+    // with cat (no opponent text), at -j1 and -j2 alike, an empty input
+    // between them or not.
+    let a = "[Event \"A\"]\n[Result \"*\"]\n\n";
+    let b = "\n[Event \"B\"]\n[Result \"*\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    let pairs = [
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:) note\n"),
+            format!(
+                "end}} (1... d5\n{{x}} *\n[Event \"SECRET plan\"]\n\n\
+                 1. Nf3 {{(:) SECRET2}} *\n){b}"
+            ),
+        ),
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} ( 1... d5 {{(:) SECRET1}}\n"),
+            format!(
+                "( 1... c5 {{(:)}}\n) *\n\n[Event \"SECRET2\"]\n\n\
+                 1. Nf3 {{(:) SECRET3}} *\n){b}"
+            ),
+        ),
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} * ; Black: SECRET1"),
+            format!(" 1. d4 {{(:) SECRET2}} d5 {{(:)}} 2. c4 {{(:)}} *\n{b}"),
+        ),
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} *\n\n{{ Black: SECRET1\n"),
+            format!(
+                "1. d4 {{(:) SECRET2}} d5 {{(:)}} 2. c4 {{(:)}} *\n}}\n{b}"
+            ),
+        ),
+    ];
+    let dir = Dir::new("kpgn-one-stream");
+    dir.create("empty.pgn", "");
+    for (first, second) in pairs {
+        dir.create("first.pgn", &first);
+        dir.create("second.pgn", &second);
+        let joined = dir
+            .command(TOOL)
+            .arg("-w")
+            .stdin(format!("{first}{second}"))
+            .run()
+            .out();
+        let mut errs = vec![];
+        for middle in [&[][..], &["empty.pgn"]] {
+            for threads in ["-j1", "-j2"] {
+                let out = dir
+                    .command(TOOL)
+                    .args(["-w", threads, "first.pgn"])
+                    .args(middle)
+                    .arg("second.pgn")
+                    .run()
+                    .code(2);
+                let text = out.out();
+                assert!(!text.contains("SECRET"), "{first:?}: {text}");
+                assert!(text.contains("1. d4 {(:)} ?? {(:0)} *"), "{text}");
+                if !first.contains(';') && !first.contains("\n{") {
+                    assert_eq!(text, joined, "{first:?} {threads}");
+                }
+                errs.push(out.err());
+            }
+            assert_eq!(errs[errs.len() - 2], errs[errs.len() - 1]);
+        }
+    }
+}
+
+#[test]
 fn a_control_character_in_an_opponents_comment_kept_is_refused() {
     // Found by a hostile-input review: an escape sequence other than a
     // colour (ESC 7, ESC M, ESC ] ... BEL) or a letter and a backspace

@@ -323,6 +323,7 @@ impl Core {
             depth: self.depth,
             line,
             from_rest: self.carried.is_some(),
+            next_input: false,
         })
     }
 
@@ -1361,6 +1362,9 @@ pub struct Carry {
     line: u64,
     /// It was left open by the rest of a game, not by the game itself.
     from_rest: bool,
+    /// It goes on in the next input, from its first line (not after the
+    /// line of tag pairs that cut the game).
+    next_input: bool,
 }
 
 impl Carry {
@@ -1371,7 +1375,9 @@ impl Carry {
     /// where anything said of what is open now points.
     pub fn into_next_input(&mut self) -> Diagnostic {
         self.line = 1;
-        self.from_rest = true;
+        // An input that holds nothing of it, empty, says nothing more.
+        self.from_rest = false;
+        self.next_input = true;
         let (what, close) =
             if self.brace { ("comment", '}') } else { ("variation", ')') };
         Diagnostic::error(
@@ -1393,8 +1399,9 @@ impl Carry {
             Diagnostic::error(
                 self.line,
                 format!(
-                    "the {what} opened here is never closed: the rest of the \
-                     input was read as part of it and left out"
+                    "the {what} open at this line is never closed in this \
+                     input: the rest of the input was read as part of it and \
+                     left out"
                 ),
             )
         })
@@ -1505,8 +1512,11 @@ impl<S: Sink> Reader<S> {
     /// input or at the start of the next, is then a fault: it may be that
     /// game's rest (the opponent's comment read as moves, the first of
     /// them Black's).
+    ///
+    /// For either: also whether a comment is open in text outside games
+    /// (its rest, in the next input, may look like a game without tags).
     pub fn open(&self) -> bool {
-        self.open
+        self.open || self.brace
     }
 
     /// The lines to read follow an input whose games end as
@@ -1769,7 +1779,10 @@ impl<S: Sink> Reader<S> {
         let (end, next) = line_end(input, start, self.whole);
         if let Some(carry) = self.carry.take() {
             // The line that cut a game with something open: it is part of
-            // what was open, and the rest of the game follows it.
+            // what was open, and the rest of the game follows it. In the
+            // next input, what the last one left open goes on from its
+            // first line.
+            let next = if carry.next_input { start } else { next };
             self.written = false;
             self.in_game = true;
             let line = self.line_of(input, next);
@@ -1955,9 +1968,12 @@ impl<S: Sink> Reader<S> {
             // A game without a termination marker may have been cut short
             // by the end of its input; one that failed (one that ends in
             // an open comment or variation fails, and so does the game
-            // whose rest this is) may have ended where it did not.
+            // whose rest this is) may have ended where it did not; and the
+            // last line of an input without a line end (a `;` comment on
+            // the marker's line, say) goes on in the next input's first.
             let failed = result.is_err() || rest;
-            self.open = !self.game.core.terminated || failed;
+            let ended = end > 0 && lex::ends_line(input, end - 1);
+            self.open = !self.game.core.terminated || failed || !ended;
         }
         self.written = written;
         // The game's number, when it is one.

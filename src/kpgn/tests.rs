@@ -396,8 +396,8 @@ fn a_line_of_tag_pairs_in_an_open_comment_is_not_a_game() {
     assert!(messages[0].starts_with("4: comment not closed before line 5,"));
     assert_eq!(
         messages[1],
-        "4: the comment opened here is never closed: the rest of the input \
-         was read as part of it and left out"
+        "4: the comment open at this line is never closed in this input: the \
+         rest of the input was read as part of it and left out"
     );
     // A `[` line that is no tag pairs is comment text.
     let input = format!("{TAGS}\n1. e4 {{see\n[diagram]\n}} e5 *\n");
