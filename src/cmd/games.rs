@@ -195,7 +195,9 @@ impl Report for Strict<'_> {
 /// test): how many games passed and failed. The output and the reports
 /// are the same whatever the number of threads. When `rdr` reads a file
 /// as it is, `file` is a handle of it, and the batches are mapped from it
-/// ([`par::run_file`]).
+/// ([`par::run_file`]). `carry` is what the input before left open, which
+/// goes on here from the first line ([`Carry::into_next_input`]); what
+/// this one leaves open is in the counts returned.
 ///
 /// The reading thread cuts the input into batches only before a line that
 /// starts a game for a reader that has nothing open there ([`Cuts`]), so
