@@ -527,10 +527,19 @@ impl Numbering {
         lines.mapped = Some((window, range));
     }
 
-    /// Before `batch` is emitted: if its worker numbered its lines from
-    /// 1, its diagnostics and [`Lines::first`] take the numbers of the
-    /// input.
-    fn emitting(&self, batch: &mut Batch) {
+    /// Emits `batch` through `emit`, unless the file shrank (its bytes
+    /// may then be zeros it never held: nothing more is emitted). If its
+    /// worker numbered its lines from 1, its diagnostics and
+    /// [`Lines::first`] first take the numbers of the input.
+    fn emit(
+        &self,
+        shrink: &map::Shrink,
+        batch: &mut Batch,
+        emit: &mut impl FnMut(&mut Batch) -> io::Result<bool>,
+    ) -> io::Result<bool> {
+        if shrink.shrank() {
+            return Ok(false);
+        }
         if batch.lines.deferred {
             let base = self.emitted.get();
             for d in &mut batch.diagnostics {
@@ -539,6 +548,7 @@ impl Numbering {
             batch.lines.first = base;
             self.emitted.set(base + batch.lines.count);
         }
+        emit(batch)
     }
 
     /// The number, in the input, of the first line of `batch`, made and
@@ -585,13 +595,7 @@ where
     let Mapped { mut windows, range, first, numbers } = read;
     let numbering = Numbering::new(numbers, first);
     let shrink = windows.shrink();
-    let mut emit = |batch: &mut Batch| {
-        if shrink.shrank() {
-            return Ok(false);
-        }
-        numbering.emitting(batch);
-        user_emit(batch)
-    };
+    let mut emit = |b: &mut Batch| numbering.emit(&shrink, b, &mut user_emit);
     let batch_bytes = batch_bytes.max(1);
     let result = thread::scope(|scope| {
         let mut pool = Pool { idle: workers, order: None };
@@ -725,9 +729,7 @@ mod map {
                 len: usize,
                 shrink: &Arc<Shrink>,
             ) -> Option<Slot> {
-                static INSTALL: Once = Once::new();
-                INSTALL.call_once(install);
-                let page = PAGE.load(Relaxed);
+                let page = page();
                 let pages = u64::try_from(len.div_ceil(page)).ok()?;
                 let first = (ptr as usize / page) as u64;
                 if pages >> COUNT_BITS != 0 || first >> FIRST_BITS != 0 {
@@ -759,6 +761,13 @@ mod map {
                 SHRINKS[self.index].store(ptr::null_mut(), Release);
                 RANGES[self.index].store(0, Release);
             }
+        }
+
+        /// The page size (the handler installed first, which reads it).
+        pub fn page() -> usize {
+            static INSTALL: Once = Once::new();
+            INSTALL.call_once(install);
+            PAGE.load(Relaxed)
         }
 
         fn install() {
@@ -926,9 +935,7 @@ mod map {
     impl<'f> Windows<'f> {
         /// The bytes of `file` from `start` to `size`.
         pub fn new(file: &'f File, start: u64, size: u64) -> Windows<'f> {
-            // SAFETY: sysconf only reads a system setting.
-            let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-            let page = u64::try_from(page).unwrap_or(4096).max(1);
+            let page = bus::page() as u64;
             let shrink = Arc::default();
             Windows { file, pos: start, size, page, window: None, shrink }
         }
@@ -1317,13 +1324,7 @@ where
     let (mut windows, first, numbers) = read;
     let numbering = Numbering::new(numbers, first);
     let shrink = windows.shrink();
-    let mut emit = |batch: &mut Batch| {
-        if shrink.shrank() {
-            return Ok(false);
-        }
-        numbering.emitting(batch);
-        user_emit(batch)
-    };
+    let mut emit = |b: &mut Batch| numbering.emit(&shrink, b, &mut user_emit);
     let batch_bytes = batch_bytes.max(1);
     // What a batch may hold: as for `run`, but no more than a window past
     // its size, which is mapped whole (and counts in the memory used)
