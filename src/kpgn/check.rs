@@ -609,6 +609,16 @@ impl<'c> Referee<'c> {
         fault(input, pending, at, message)
     }
 
+    /// The game failed: nothing after its first fault is judged (the
+    /// position it leaves is unsure, and a warning about it would be
+    /// noise), and the move pending is dropped, so that none of the
+    /// input before the reader's place is read again (a game that failed
+    /// keeps none of it: [`Sink::rebase`]).
+    #[cold]
+    fn stop(&mut self) {
+        self.pending = None;
+    }
+
     /// [`Sink::a_move`], for any move but one of an unfiltered record
     /// that follows a settled one.
     #[inline(never)]
@@ -1334,7 +1344,9 @@ impl Sink for Referee<'_> {
     }
 
     fn rebase(&mut self, n: usize) {
-        self.start -= n;
+        // Once the game failed, nothing is read again (`a_move`,
+        // `kcomment`): what came before may have gone.
+        self.start = self.start.saturating_sub(n);
         for range in [
             &mut self.setup,
             &mut self.fen,
@@ -1344,10 +1356,12 @@ impl Sink for Referee<'_> {
         .into_iter()
         .flatten()
         {
-            *range = range.start - n..range.end - n;
+            *range =
+                range.start.saturating_sub(n)..range.end.saturating_sub(n);
         }
         if let Some(pending) = &mut self.pending {
-            pending.span = pending.span.start - n..pending.span.end - n;
+            pending.span = pending.span.start.saturating_sub(n)
+                ..pending.span.end.saturating_sub(n);
         }
     }
 
@@ -1450,6 +1464,10 @@ impl Sink for Referee<'_> {
         hidden: bool,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        if game.error.is_some() {
+            self.stop();
+            return Ok(());
+        }
         if self.pending.is_none()
             && !hidden
             && self.view.is_none()
@@ -1478,6 +1496,10 @@ impl Sink for Referee<'_> {
         _owner: Side,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
+        if game.error.is_some() {
+            self.stop();
+            return Ok(());
+        }
         if let (Some(pending), None, Some(pos)) =
             (&self.pending, &self.view, self.position.as_mut())
         {

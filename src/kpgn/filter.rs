@@ -490,8 +490,10 @@ impl Sink for Output<'_> {
             *r = r.start.saturating_sub(n)..r.end.saturating_sub(n)
         };
         self.chain = None;
-        self.start -= n;
-        self.flushed -= n;
+        // Once the game failed, what was written of it is not looked at
+        // again, and its bytes may go (`Sink::held`).
+        self.start = self.start.saturating_sub(n);
+        self.flushed = self.flushed.saturating_sub(n);
         range(&mut self.last_end);
         if let Some(insert) = &mut self.insert {
             range(&mut insert.indent);

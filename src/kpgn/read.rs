@@ -114,7 +114,10 @@ pub(crate) trait Sink {
     const AS_READ: bool = false;
     /// A game starts at `at`; its output goes to the end of `out`.
     fn start(&mut self, at: usize, out: &[u8]);
-    /// The input lost its first `n` bytes (all before the game).
+    /// The input lost its first `n` bytes: all before the game, or, once
+    /// the game failed, all before where the reader reads on (a sink
+    /// reads nothing of a game's input once it failed, but the tokens
+    /// it is given: [`Game::let_go`]).
     fn rebase(&mut self, n: usize);
     /// The output lost its first `n` bytes (all before the game's).
     fn rebase_out(&mut self, n: usize);
@@ -224,6 +227,7 @@ pub(crate) trait Sink {
     fn writes_failing(&self) -> bool {
         false
     }
+
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -278,6 +282,9 @@ pub(crate) struct Core {
     fen: Option<(usize, Side, u64)>,
     /// Where the value of a `[SetUp "0"]` tag starts.
     setup_zero: Option<usize>,
+    /// Whether the game starts with a tag pair, once the bytes of its
+    /// start were let go ([`Game::let_go`]).
+    tags: Option<bool>,
 }
 
 impl Core {
@@ -304,6 +311,7 @@ impl Core {
             carried: None,
             fen: None,
             setup_zero: None,
+            tags: None,
         }
     }
 
@@ -483,6 +491,37 @@ impl<S: Sink> Game<S> {
             }
             None => (Ok(true), written),
         }
+    }
+
+    /// Whether the bytes of a game that failed may go, up to `pos` where
+    /// reading goes on (then `pos`): nothing of it is written (its output is dropped at its end),
+    /// and what is left to find is where it ends. Its start moves there,
+    /// with its line's number (for the messages about it that come
+    /// later), so that however long it runs (a file that is no PGN is
+    /// one such game) it keeps no more than a block of the input. `None`
+    /// for any other game; for one that a tool writes when it fails
+    /// (`kpgn-check -v`); and while a comment or variation is open, whose
+    /// start the game's rest names ([`Core::open`]).
+    fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
+        let core = &mut self.core;
+        let failed = core.error.is_some() && core.carried.is_none();
+        if !failed
+            || core.phase != Phase::Movetext
+            || core.brace.is_some()
+            || core.depth > 0
+            || self.sink.writes_failing()
+        {
+            return None;
+        }
+        if pos <= core.start {
+            return None;
+        }
+        if S::AS_READ && core.tags.is_none() {
+            core.tags = Some(starts_with_tag(&input[..pos], core.start));
+        }
+        core.start_line = core.line_of(input, pos);
+        core.start = pos;
+        Some(pos)
     }
 
     // ---- the tag section ----
@@ -1313,6 +1352,13 @@ fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
     n
 }
 
+/// Whether the game that starts at `start` in `input` starts with a tag
+/// pair.
+fn starts_with_tag(input: &[u8], start: usize) -> bool {
+    let first = lex::skip_space(input, start, input.len());
+    input.get(first) == Some(&b'[')
+}
+
 /// Whether `b` may be part of a move token: a symbol character or a
 /// glyph.
 #[inline(always)]
@@ -1657,7 +1703,13 @@ impl<S: Sink> Reader<S> {
         &mut self,
         lines: &mut LineReader<R>,
     ) -> io::Result<bool> {
-        let keep = if self.in_game { self.game.core.start } else { self.pos };
+        let keep = if !self.in_game {
+            self.pos
+        } else if let Some(at) = self.game.let_go(&self.input, self.pos) {
+            at
+        } else {
+            self.game.core.start
+        };
         if keep > 0 {
             line_at(&mut self.known, &self.input, keep);
             self.input.copy_within(keep..self.end, 0);
@@ -1673,11 +1725,12 @@ impl<S: Sink> Reader<S> {
                     *open -= keep;
                     *from -= keep;
                 }
+                // A game that failed may have let its tags go.
                 if let Some((at, ..)) = &mut core.fen {
-                    *at -= keep;
+                    *at = at.saturating_sub(keep);
                 }
                 if let Some(zero) = &mut core.setup_zero {
-                    *zero -= keep;
+                    *zero = zero.saturating_sub(keep);
                 }
                 self.game.sink.rebase(keep);
             }
@@ -1883,8 +1936,9 @@ impl<S: Sink> Reader<S> {
     fn tags_then_open(&mut self, input: &[u8], end: usize) -> bool {
         let invert = self.game.sink.writes_failing();
         let core = &mut self.game.core;
-        let first = lex::skip_space(input, core.start, end);
-        let tags = input.get(first) == Some(&b'[');
+        let tags = core
+            .tags
+            .unwrap_or_else(|| starts_with_tag(&input[..end], core.start));
         let runs_in = self.open && !tags && core.is_game;
         if runs_in && !invert && core.carried.is_none() {
             let message = "a game without tags after a game without a \

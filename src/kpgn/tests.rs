@@ -332,6 +332,74 @@ fn memory_is_flat_outside_games() {
     }
 }
 
+/// A game that failed keeps none of its input while the rest of it is
+/// read to find its end: a file that is no PGN (one long game without
+/// tags, refused at its first word) took as much memory as its size. The
+/// messages after it keep their lines (the line where a comment opened
+/// after the fault, which a line of tag pairs then cut, among them), and
+/// the games after it are read as before.
+#[test]
+fn a_game_that_failed_is_not_held() {
+    // 2.3 MB, against a buffer of less than 4 blocks (256 KiB).
+    let n = 40_000;
+    let head = format!("{TAGS}\n1. e4 {{(:)}} hello\n");
+    let line =
+        &b"2. Nf3 {(:)} Nc6 {(:Ra8xh8)} 3. Bb5 {(:) text (} 4. a3\n"[..];
+    // The fault on line 4, then n lines, then a comment open on the next.
+    let open = format!("5. a4 {{open\n{TAGS}rest");
+    let closed = format!(
+        "{open} }} *\n\n{TAGS}\n1. d4 {{(:)}} d5 {{(:)}} *\n\n\
+         {TAGS}\n1. c4 {{(:)}} c5 {{(:)}}\n2. b4 {{(:)}} word *\n"
+    );
+    let hello = "4: expected a move in Kriegspiel SAN, found 'hello'";
+    let word = "expected a move in Kriegspiel SAN, found 'word'";
+    let never = "the comment open at this line is never closed in this \
+                 input: the rest of the input was read as part of it and \
+                 left out";
+    let second = format!("{TAGS}\n1. d4 {{(:)}} d5 {{(:)}} *\n");
+    let cases = [
+        (&closed, [hello.into(), format!("{}: {word}", n + 19)], &second[..]),
+        (&open, [hello.into(), format!("{}: {never}", n + 5)], ""),
+    ];
+    for (tail, want, written) in cases {
+        let input = || {
+            let body = Repeat { line, left: n, at: 0 };
+            let rdr = io::Read::chain(head.as_bytes(), body);
+            LineReader::new(io::Read::chain(rdr, tail.as_bytes()))
+        };
+        let messages = |report: &[Diagnostic]| -> Vec<String> {
+            let line = |d: &Diagnostic| format!("{}: {}", d.line, d.message);
+            report.iter().map(line).collect()
+        };
+        let config = white();
+        let mut filter = Filter::new(&config);
+        let (mut out, mut report) = (vec![], vec![]);
+        filter.lines(&mut input(), &mut out, None, &mut report, true).unwrap();
+        assert_eq!(messages(&report), want);
+        // The blank line after a game written follows it.
+        let want_out = if written.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", clean(&white(), written))
+        };
+        assert_eq!(String::from_utf8(out).unwrap(), want_out);
+        assert!(filter.input.capacity() < 4 * BLOCK);
+
+        // The referee, which judges nothing after a game's first fault (a
+        // warning about Nc6's attempt, after it, was given).
+        let config =
+            CheckConfig { strict: false, invert: false, quiet: false };
+        let mut check = Check::check(&config);
+        let (mut out, mut report) = (vec![], vec![]);
+        check.lines(&mut input(), &mut out, None, &mut report, true).unwrap();
+        assert_eq!(messages(&report), want);
+        let want_out = if written.is_empty() { "" } else { "\n" };
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out, format!("{written}{want_out}"));
+        assert!(check.input.capacity() < 4 * BLOCK);
+    }
+}
+
 const CUT: &str = "which starts with '[': what follows";
 
 /// A line of tag pairs in an open comment or variation ends the game,
