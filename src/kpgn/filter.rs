@@ -550,6 +550,13 @@ impl Sink for Output<'_> {
                 _ => {}
             },
             b"Result" => {
+                if self.config.plies.is_some() && self.result.is_some() {
+                    // Only one would be set to `*`: the other would show
+                    // how the game ended.
+                    let message = "a second Result tag, which --plies \
+                                   would leave as it is";
+                    return Err((value.start, message.into()));
+                }
                 let at = out.len() + (value.start - self.flushed);
                 self.result = Some(at..at + value.len());
             }

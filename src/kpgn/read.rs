@@ -271,6 +271,8 @@ pub(crate) struct Core {
     pub owner: Option<Side>,
     /// A move number was read for the coming move.
     numbered: bool,
+    /// Where that number stands.
+    number_at: usize,
     /// The owner's move had its Kriegspiel comment.
     kcomment: bool,
     /// Not a game but the rest of one that a line of tag pairs cut while
@@ -307,6 +309,7 @@ impl Core {
             plies: 0,
             owner: None,
             numbered: false,
+            number_at: 0,
             kcomment: false,
             carried: None,
             fen: None,
@@ -464,6 +467,10 @@ impl<S: Sink> Game<S> {
             let (at, message) = (game.var_start, unclosed("variation", ')'));
             game.fail(input, at, message);
         }
+        if game.numbered {
+            self.no_move_after_number(input);
+        }
+        let game = &mut self.core;
         let mut written = false;
         if game.error.is_none() && game.is_game {
             if game.phase == Phase::Tags {
@@ -960,6 +967,7 @@ impl<S: Sink> Game<S> {
         }
         game.owner = Some(game.to_move);
         game.numbered = true;
+        game.number_at = start;
         game.kcomment = false;
         self.sink.number(game, input, start..end, out);
     }
@@ -1110,8 +1118,22 @@ impl<S: Sink> Game<S> {
         if self.core.terminated {
             return self.after_end(input, span);
         }
+        if self.core.numbered {
+            return self.no_move_after_number(input);
+        }
         self.item(input, Item::End, span, out);
         self.core.terminated = true;
+    }
+
+    /// A move number that stands before no move (before the termination
+    /// marker, or at the end of the game): a game of N half-moves would
+    /// read as longer (`--plies N` would cut it), and what stands after
+    /// it would go to a move that is not there.
+    #[cold]
+    fn no_move_after_number(&mut self, input: &[u8]) {
+        let game = &mut self.core;
+        let message = "a move number that stands before no move";
+        game.fail(input, game.number_at, message.into());
     }
 
     /// Reports a token after the termination marker, where only comments
@@ -1721,6 +1743,7 @@ impl<S: Sink> Reader<S> {
                 let core = &mut self.game.core;
                 core.start -= keep;
                 core.var_start = core.var_start.saturating_sub(keep);
+                core.number_at = core.number_at.saturating_sub(keep);
                 if let Some((open, from)) = &mut core.brace {
                     *open -= keep;
                     *from -= keep;

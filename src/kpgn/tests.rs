@@ -100,6 +100,18 @@ fn move_numbers_agree_with_the_ply() {
         ("1... e4 *", "4: move number '1...' where '1.' belongs"),
         ("1. e4 e5 2... Nf3 *", "4: move number '2...' where '2.' belongs"),
         ("1. e4 7 e5 *", "4: move number '7' where '1...' belongs"),
+        // A number before no move (found by a hostile-input review: `2...
+        // {SECRET} 0-1` passed, and `--plies 3` cut a game of 3 plies).
+        (
+            "1. e4 e5 2. Nf3\n2... {x} 0-1",
+            "5: a move number that stands before no move",
+        ),
+        (
+            "1. e4 e5 2. Nf3 2... *",
+            "4: a move number that stands before no move",
+        ),
+        ("1. e4 e5\n2.", "5: a move number that stands before no move"),
+        ("1. *", "4: a move number that stands before no move"),
     ] {
         assert_eq!(
             refused(&white(), &format!("{TAGS}\n{movetext}\n")),
@@ -530,6 +542,15 @@ fn plies_cut_the_game_and_its_result() {
         "[Result \"*\"]\n[Filtered \"white\"]\n\n*\n\n"
     );
     assert_eq!(cut(4, white()), clean(&white(), game));
+    // A second Result tag, which the cut would leave as it is (found by a
+    // hostile-input review), is refused with --plies (only).
+    let two = format!("[Result \"1-0\"]\n{game}");
+    let config = Config { plies: Some(2), ..white() };
+    assert_eq!(
+        refused(&config, &two),
+        "2: a second Result tag, which --plies would leave as it is"
+    );
+    clean(&white(), &two);
     // A `;` comment or an escape line that ends with blanks keeps them,
     // and the marker goes on a line of its own after it (found by a
     // hostile-input review: ` *` was written into the comment).
