@@ -629,6 +629,10 @@ impl<'c> Referee<'c> {
         span: Range<usize>,
         hidden: bool,
     ) -> Result<(), Fault> {
+        if game.failed {
+            self.stop();
+            return Ok(());
+        }
         if self.pending.is_some() {
             self.settle(game, input, None)?;
         }
@@ -660,6 +664,10 @@ impl<'c> Referee<'c> {
         span: Range<usize>,
         k: &KComment,
     ) -> Result<(), Fault> {
+        if game.failed {
+            self.stop();
+            return Ok(());
+        }
         if let Some(pending) = &self.pending {
             if pending.hidden && k.listed().is_some_and(|n| n > 0) {
                 let message = "a hidden move with its attempts listed";
@@ -1464,14 +1472,11 @@ impl Sink for Referee<'_> {
         hidden: bool,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        if game.error.is_some() {
-            self.stop();
-            return Ok(());
-        }
         if self.pending.is_none()
             && !hidden
             && self.view.is_none()
             && self.position.is_some()
+            && !game.failed
         {
             // A move of an unfiltered record, the one before settled:
             // nothing to say yet.
@@ -1496,12 +1501,8 @@ impl Sink for Referee<'_> {
         _owner: Side,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        if game.error.is_some() {
-            self.stop();
-            return Ok(());
-        }
-        if let (Some(pending), None, Some(pos)) =
-            (&self.pending, &self.view, self.position.as_mut())
+        if let (Some(pending), None, Some(pos), false) =
+            (&self.pending, &self.view, self.position.as_mut(), game.failed)
         {
             if !pending.hidden
                 && clean_ply(

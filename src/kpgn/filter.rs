@@ -125,7 +125,7 @@ impl<'c> Output<'c> {
     /// not cut.
     #[inline(always)]
     fn writing(&self, game: &Core) -> bool {
-        game.error.is_none() && !self.cut
+        !game.failed && !self.cut
     }
 
     /// The most recent line end of the game, or LF.
