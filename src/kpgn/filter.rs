@@ -491,7 +491,7 @@ impl Sink for Output<'_> {
         };
         self.chain = None;
         // Once the game failed, what was written of it is not looked at
-        // again, and its bytes may go (`Sink::held`).
+        // again, and its bytes may go (`Game::let_go`).
         self.start = self.start.saturating_sub(n);
         self.flushed = self.flushed.saturating_sub(n);
         range(&mut self.last_end);

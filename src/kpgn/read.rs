@@ -227,7 +227,6 @@ pub(crate) trait Sink {
     fn writes_failing(&self) -> bool {
         false
     }
-
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -507,26 +506,24 @@ impl<S: Sink> Game<S> {
     }
 
     /// Whether the bytes of a game that failed may go, up to `pos` where
-    /// reading goes on (then `pos`): nothing of it is written (its output is dropped at its end),
-    /// and what is left to find is where it ends. Its start moves there,
-    /// with its line's number (for the messages about it that come
-    /// later), so that however long it runs (a file that is no PGN is
-    /// one such game) it keeps no more than a block of the input. `None`
-    /// for any other game; for one that a tool writes when it fails
-    /// (`kpgn-check -v`); and while a comment or variation is open, whose
-    /// start the game's rest names ([`Core::open`]).
+    /// reading goes on (then `pos`): nothing of it is written (its output
+    /// is dropped at its end), and what is left to find is where it ends.
+    /// Its start moves there, with its line's number (for the messages
+    /// about it that come later), so that however long it runs (a file
+    /// that is no PGN is one such game) it keeps no more than a block of
+    /// the input. `None` for any other game; for one that a tool writes
+    /// when it fails (`kpgn-check -v`); and while a comment or variation
+    /// is open, whose start the game's rest names ([`Core::open`]).
     fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let core = &mut self.core;
-        let failed = core.failed && core.carried.is_none();
-        if !failed
-            || core.phase != Phase::Movetext
-            || core.brace.is_some()
-            || core.depth > 0
-            || self.sink.writes_failing()
-        {
-            return None;
-        }
-        if pos <= core.start {
+        let may = core.failed
+            && core.carried.is_none()
+            && core.phase == Phase::Movetext
+            && core.brace.is_none()
+            && core.depth == 0
+            && pos > core.start
+            && !self.sink.writes_failing();
+        if !may {
             return None;
         }
         if S::AS_READ && core.tags.is_none() {
