@@ -1093,6 +1093,85 @@ fn inputs_are_one_stream_for_what_is_left_open() {
 }
 
 #[test]
+fn a_comment_after_a_game_left_open_starts_no_game() {
+    // Found by a hostile-input review: a file cut between Black's move and
+    // its comment (`split -l`), the next file starting with the comment;
+    // and, in one input, a game that failed (a `}` put in too early, a
+    // word after its marker) followed by the rest of Black's comment. The
+    // comment was read as text outside games, and a line of tag pairs in
+    // it started a game: Black's analysis written in clear. A comment
+    // opened outside games after a game left open may be that game's now:
+    // a line of tag pairs in it starts no game, and what follows, up to
+    // its `}`, is left out. The games after it are read as before, at -j1
+    // and -j2 alike, and kpgn-check passes none of the hidden text on.
+    let a = "[Event \"A\"]\n[Result \"1-0\"]\n\n1. e4 {(:)} e5";
+    let secret = "[Event \"SECRET-tag\"]\n\n1. Nf3 {(:) SECRET-text} Nc6 *\n}";
+    let b = "\n\n[Event \"B\"]\n[Result \"*\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    let pairs = [
+        // No termination marker: the game ends with its file.
+        (format!("{a}\n"), format!("{{(:) Black: my plan, see\n{secret}{b}")),
+        (
+            format!("{a}\n"),
+            format!("\n{{(:) Black: my plan, see\n{secret}{b}"),
+        ),
+        // The marker's line without a line end, the comment after it.
+        (format!("{a} 1-0"), format!(" {{Black: my plan, see\n{secret}{b}")),
+        // A game that failed, then a comment left open at the end of the
+        // file: it runs on into the next.
+        (
+            format!("{a} 1-0 was my plan\n{{ and the analysis\n"),
+            format!("{secret}{b}"),
+        ),
+    ];
+    let dir = Dir::new("kpgn-outside-comment");
+    for (first, second) in pairs {
+        dir.create("first.pgn", &first);
+        dir.create("second.pgn", &second);
+        let mut errs = vec![];
+        for threads in ["-j1", "-j2"] {
+            let out = dir
+                .command(TOOL)
+                .args(["-w", threads, "first.pgn", "second.pgn"])
+                .run()
+                .code(2);
+            let text = out.out();
+            assert!(!text.contains("SECRET"), "{second:?}: {text}");
+            assert!(text.contains("1. d4 {(:)} ?? {(:0)} *"), "{text}");
+            errs.push(out.err());
+        }
+        assert_eq!(errs[0], errs[1]);
+        assert!(errs[0].contains("second.pgn:"), "{}", errs[0]);
+    }
+    // In one input, after a game that failed.
+    let one = format!(
+        "[Event \"A\"]\n[Result \"1-0\"]\n\n\
+         1. e4 {{(:)}} e5 {{(:) a }} 1-0 was my plan\n\
+         {{ and the analysis\n{secret}{b}"
+    );
+    let mut errs = vec![];
+    for threads in ["-j1", "-j2"] {
+        let out =
+            dir.command(TOOL).args(["-w", threads]).stdin(&one).run().code(2);
+        let text = out.out();
+        assert!(!text.contains("SECRET"), "{text}");
+        assert!(text.contains("1. d4 {(:)} ?? {(:0)} *"), "{text}");
+        errs.push(out.err());
+    }
+    assert_eq!(errs[0], errs[1]);
+    assert!(
+        errs[0].contains(
+            "<stdin>:6: a line of tag pairs inside a comment after a game \
+             that failed, or that ends without a termination marker"
+        ),
+        "{}",
+        errs[0]
+    );
+    let checked = dir.command("kpgn-check").stdin(&one).run().code(2).out();
+    assert!(!checked.contains("SECRET"), "{checked}");
+    assert!(checked.contains("[Event \"B\"]"), "{checked}");
+}
+
+#[test]
 fn a_control_character_in_an_opponents_comment_kept_is_refused() {
     // Found by a hostile-input review: an escape sequence other than a
     // colour (ESC 7, ESC M, ESC ] ... BEL) or a letter and a backspace

@@ -257,7 +257,10 @@ enum Fault {
     /// and a termination marker: the game fails and ends there, and the
     /// comment's next line, moves of someone's analysis, reads as a game
     /// without tags, which was written (`1. Nf3 ?? 2. Bb5 ?? *`).
-    EarlyClose,
+    /// With `tags`, the comment's next line opens a comment of its own,
+    /// and holds a line of tag pairs and a game: read as text outside
+    /// games, that game was written, its comments in clear.
+    EarlyClose { tags: bool },
 }
 
 /// What [`Fault::FalseEnd`] ends a `;` comment with.
@@ -391,7 +394,7 @@ fn fault() -> impl Strategy<Value = Fault> {
         Just(KCommentFirst),
         Just(LostMove),
         Just(NumberTwice),
-        Just(EarlyClose),
+        any::<bool>().prop_map(|tags| EarlyClose { tags }),
     ]
 }
 
@@ -880,10 +883,19 @@ impl<'g> Builder<'g> {
                         format!("{{{mk} plan:\n[Event \"x\"]\n\n1. Nf3 Nc6 2. Bb5 *\n}}")
                     });
                 }
-                Fault::EarlyClose => {
+                Fault::EarlyClose { tags: false } => {
                     let mk = self.marker();
                     e.tag_line = Some(format!(
                         "{{{mk} plan }} ends it, 1-0\n1. Nf3 Nc6 2. Bb5 *\nwas the plan}}"
+                    ));
+                }
+                Fault::EarlyClose { tags: true } => {
+                    let (mk, mk2, mk3) =
+                        (self.marker(), self.marker(), self.marker());
+                    e.tag_line = Some(format!(
+                        "{{{mk} plan }} ends it, 1-0\n{{ the game\n\
+                         [Event \"quoted\"]\n\n\
+                         1. Nf3 {{(:) {mk2}}} Nc6 {{(:) {mk3}}} *\nwas the plan}}"
                     ));
                 }
                 Fault::FalseEnd { which } => {

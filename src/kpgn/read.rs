@@ -49,6 +49,13 @@ use shakmaty::Color;
 /// buffer size, so that each write is one buffer's worth).
 pub const OUT_BUFFER: usize = 64 * 1024;
 
+/// A line of tag pairs in a comment open outside games after a game left
+/// open ([`Reader::open`]).
+const IN_OUTSIDE: &str = "a line of tag pairs inside a comment after a game \
+     that failed, or that ends without a termination marker: the comment \
+     may be that game's, so what follows, up to its '}', is read as part \
+     of it and left out";
+
 /// How much input is read at a time.
 pub(super) const BLOCK: usize = 64 * 1024;
 
@@ -339,6 +346,7 @@ impl Core {
             line,
             from_rest: self.carried.is_some(),
             next_input: false,
+            outside: false,
         })
     }
 
@@ -1436,6 +1444,10 @@ pub struct Carry {
     /// It goes on in the next input, from its first line (not after the
     /// line of tag pairs that cut the game).
     next_input: bool,
+    /// A comment open outside games after a game left open
+    /// ([`Reader::open`]), which may be that game's: a line of tag pairs
+    /// in it starts no game.
+    outside: bool,
 }
 
 impl Carry {
@@ -1502,8 +1514,10 @@ pub struct Reader<S> {
     written: bool,
     /// Text outside games was reported since the last game.
     warned: bool,
-    /// A `{` comment is open in text outside games.
+    /// A `{` comment is open in text outside games, and the line where it
+    /// opened.
     brace: bool,
+    brace_line: u64,
     /// What the last game left open, if it did.
     carry: Option<Carry>,
     /// The lines end before a line that starts with `[`, where the input
@@ -1536,6 +1550,7 @@ impl<S: Sink> Reader<S> {
             written: false,
             warned: false,
             brace: false,
+            brace_line: 0,
             carry: None,
             cut_end: false,
             before: 0,
@@ -1843,6 +1858,27 @@ impl<S: Sink> Reader<S> {
     ) {
         if self.in_game {
             self.end_game(input, self.end, self.cut_end, out, report);
+        } else if self.brace && self.open && self.carry.is_none() {
+            // What follows these lines (the next batch, or input) goes on
+            // in the comment, as one stream would.
+            self.carry = Some(self.outside_carry());
+        }
+    }
+
+    /// The comment open outside games after a game left open, as what
+    /// that game left open: it may be its comment (a file cut between
+    /// Black's move and its comment, a `}` put in too early in a game
+    /// that failed), whose text a line of tag pairs must not start a
+    /// game in.
+    fn outside_carry(&mut self) -> Carry {
+        self.brace = false;
+        Carry {
+            brace: true,
+            depth: 0,
+            line: self.brace_line,
+            from_rest: false,
+            next_input: false,
+            outside: true,
         }
     }
 
@@ -1862,7 +1898,14 @@ impl<S: Sink> Reader<S> {
             // next input, what the last one left open goes on from its
             // first line.
             let next = if carry.next_input { start } else { next };
+            if carry.outside && !carry.next_input {
+                let line = self.line_of(input, start);
+                report.report(Diagnostic::error(line, IN_OUTSIDE));
+            }
             self.written = false;
+            // Text after the rest is text after a game (a reader of the
+            // lines after a cut, on another thread, starts so).
+            self.warned = false;
             self.in_game = true;
             let line = self.line_of(input, next);
             let game = &mut self.game;
@@ -1890,11 +1933,17 @@ impl<S: Sink> Reader<S> {
         let escape = !self.brace && content.first() == Some(&b'%');
         let tags = content.get(first) == Some(&b'[')
             && (!self.brace || lex::is_tag_line(content));
+        if tags && self.brace && self.open {
+            // Read again as what follows the game left open.
+            self.carry = Some(self.outside_carry());
+            return;
+        }
         let skip = if tags {
             self.brace = false;
             Some(0)
         } else {
-            self.game_in(content)
+            let line = self.line_of(input, start);
+            self.game_in(content, line)
         };
         let Some(skip) = skip else {
             self.written = false;
@@ -1929,8 +1978,9 @@ impl<S: Sink> Reader<S> {
     /// Where a game starts in the line `content` of text outside games:
     /// after the end of a comment open from earlier lines, if something
     /// other than comments follows; `None` if the line holds only
-    /// comments (or an escape line, or a `;` comment).
-    fn game_in(&mut self, content: &[u8]) -> Option<usize> {
+    /// comments (or an escape line, or a `;` comment). `line` is its
+    /// number, where a comment that it leaves open opened.
+    fn game_in(&mut self, content: &[u8], line: u64) -> Option<usize> {
         let mut i = 0;
         if self.brace {
             i = lex::find(b'}', content)? + 1;
@@ -1947,6 +1997,7 @@ impl<S: Sink> Reader<S> {
                     Some(j) => i += j + 2,
                     None => {
                         self.brace = true;
+                        self.brace_line = line;
                         return None;
                     }
                 },
