@@ -932,10 +932,12 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
         format!("my notes {{on the plan}}\n1... e5 then *\n{plan}}}\n"),
     ] {
         let game = format!("{head}{comment}{tail}");
+        // With a `{` inside, the comment is read on to the `}` that
+        // balances it: the plan is in it, and the game fails for the `{`.
         let says = if comment.starts_with('a') {
             says.to_string()
         } else {
-            says.replace(":4:", ":5:")
+            "g.pgn:3: '{' inside a comment".to_string()
         };
         refused_for(&[&["-w"]], &game, &says, &["Qh5", "Bc4"]);
     }
@@ -1169,6 +1171,59 @@ fn a_comment_after_a_game_left_open_starts_no_game() {
     let checked = dir.command("kpgn-check").stdin(&one).run().code(2).out();
     assert!(!checked.contains("SECRET"), "{checked}");
     assert!(checked.contains("[Event \"B\"]"), "{checked}");
+}
+
+#[test]
+fn a_comment_that_holds_braces_is_read_to_the_one_that_balances_it() {
+    // Found by a hostile-input review: Black's comment held braces of its
+    // own (`{see below}`), the first `}` ended it, and a line of tag pairs
+    // later in its text started a game: Black's analysis written. A
+    // game's comment that holds a `{` (an error) is read on to the `}`
+    // that balances it now; a line of tag pairs in it cuts the game, and
+    // what follows is its rest, read as PGN reads it (to the first `}`),
+    // so that a `}` lost before such a `{` costs one game, not all.
+    let secret = "{(:) my plan {see below} then\n\n\
+                  [Event \"SECRET-tag\"]\n\n\
+                  1. Nf3 {(:) SECRET-text} Nc6 {(:) SECRET-too} *\n}";
+    let next = "\n\n[Event \"B\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    let game = format!(
+        "[Event \"A\"]\n\n1. e4 {{(:)}} e5 {secret} 2. Nf3 {{(:)}} Nc6 \
+         {{(:)}} 1-0{next}"
+    );
+    let dir = Dir::new("kpgn-nested");
+    let mut errs = vec![];
+    for side in ["-w", "-b"] {
+        for threads in ["-j1", "-j2"] {
+            let out = dir
+                .command(TOOL)
+                .args([side, threads])
+                .stdin(&game)
+                .run()
+                .code(2);
+            let text = out.out();
+            assert!(!text.contains("SECRET"), "{side}: {text}");
+            assert!(text.contains("[Event \"B\"]"), "{text}");
+            errs.push(out.err());
+        }
+    }
+    assert_eq!(errs[0], errs[1]);
+    assert!(
+        errs[0].contains("<stdin>:3: '{' inside a comment"),
+        "{}",
+        errs[0]
+    );
+    let checked = dir.command("kpgn-check").stdin(&game).run().code(2).out();
+    assert!(!checked.contains("SECRET"), "{checked}");
+    assert!(checked.contains("[Event \"B\"]"), "{checked}");
+    // A `}` lost after `note`, and no marker before the next game: the
+    // game and the next one (its rest) are left out, the one after read.
+    let typo = format!(
+        "[Event \"A\"]\n\n1. e4 {{(:) note 2. Nf3 {{(:)}} Nc6 {{(:)}}\n\n\
+         [Event \"lost\"]\n\n1. c4 {{(:)}} c5 {{(:)}} *{next}"
+    );
+    let out = dir.command(TOOL).arg("-w").stdin(&typo).run().code(2);
+    assert!(!out.out().contains("lost"), "{}", out.out());
+    assert!(out.out().contains("1. d4 {(:)} ?? {(:0)} *"), "{}", out.out());
 }
 
 #[test]

@@ -269,6 +269,13 @@ pub(crate) struct Core {
     /// An open `{` comment: where it starts, and where to search on for
     /// its `}`.
     brace: Option<(usize, usize)>,
+    /// How many `}` the open comment needs before its own: a comment of
+    /// the game's that holds a `{` (an error) is read on to the `}` that
+    /// balances it, for its text may hold braces of its own (a game
+    /// quoted in it, whose line of tag pairs must start no game). And
+    /// whether it passed a `}` for them.
+    nest: u32,
+    nested: bool,
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
@@ -312,6 +319,8 @@ impl Core {
             filtered: None,
             filtered_tag: false,
             brace: None,
+            nest: 0,
+            nested: false,
             depth: 0,
             var_start: 0,
             terminated: false,
@@ -777,41 +786,75 @@ impl<S: Sink> Game<S> {
         &mut self,
         input: &[u8],
         open: usize,
-        from: usize,
+        mut from: usize,
         limit: &mut usize,
         whole: usize,
         out: &mut Vec<u8>,
     ) -> Result<usize, Stop> {
-        let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
-        let upto = close.unwrap_or(whole);
-        while *limit < upto {
-            let (end, next) = line_end(input, *limit, whole);
-            if lex::is_tag_line(&input[*limit..end]) {
-                self.core.brace = Some((open, from));
-                return Err(Stop::Boundary(*limit));
-            }
-            *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
-        }
-        let Some(close) = close else {
-            self.core.brace = Some((open, whole));
-            return Err(Stop::More);
-        };
-        self.core.brace = None;
         // The end of a comment that the game before left open: from
         // `open` on, with no `{` there.
         let rest = self.core.carried.is_some() && open == self.core.start;
-        // PGN comments do not nest: a `{` inside one says that a `}` was
-        // lost before it, and what follows, read as part of the comment
-        // (the opponent's move, attempts and comment, in one of the
-        // player's that is kept), would be written as it is.
         let inner = if rest { open } else { open + 1 };
-        if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
-            let message = "'{' inside a comment: a '}' may have been lost \
-                           before it, and what follows it read as part of \
-                           the comment";
-            self.core.fail(input, inner + j, message.into());
-        }
-        if rest {
+        // The comment that a game's rest starts in is read as PGN reads
+        // it, to the first `}`: read on to a balancing one, a `}` lost in
+        // a comment would take every game after it with it (each holds
+        // `{...}`), where it now takes the one that the line of tag pairs
+        // starts.
+        let nesting = !rest;
+        let close = loop {
+            let found = lex::find(b'}', &input[from..whole]).map(|j| from + j);
+            let upto = found.map_or(whole, |j| j + 1);
+            while *limit < upto {
+                let (end, next) = line_end(input, *limit, whole);
+                if lex::is_tag_line(&input[*limit..end]) {
+                    self.core.brace = Some((open, from));
+                    return Err(Stop::Boundary(*limit));
+                }
+                *limit =
+                    lex::bracket_line(input, next, whole).unwrap_or(whole);
+            }
+            let Some(at) = found else {
+                // Before the first `}`, its `{` are counted there.
+                if self.core.nested {
+                    self.core.nest = self
+                        .core
+                        .nest
+                        .saturating_add(opening(&input[from..whole]));
+                }
+                self.core.brace = Some((open, whole));
+                return Err(Stop::More);
+            };
+            // PGN comments do not nest: a `{` inside one says that a `}`
+            // was lost before it, and what follows, read as part of the
+            // comment (the opponent's move, attempts and comment, in one
+            // of the player's that is kept), would be written as it is.
+            // Or the comment's text holds braces of its own: in a game's
+            // comment, it is read on to the `}` that balances it, so that
+            // a game quoted in it (`{(:) plan {see below}`, then a line of
+            // tag pairs and a game) is its rest, never a game.
+            if !self.core.nested {
+                if let Some(j) = memchr::memchr(b'{', &input[inner..at]) {
+                    let message = "'{' inside a comment: a '}' may have been \
+                                   lost before it, and what follows it read \
+                                   as part of the comment";
+                    self.core.fail(input, inner + j, message.into());
+                    if nesting {
+                        self.core.nest = opening(&input[inner + j..at]);
+                    }
+                }
+            } else {
+                let n = opening(&input[from..at]);
+                self.core.nest = self.core.nest.saturating_add(n);
+            }
+            if self.core.nest == 0 {
+                break at + 1;
+            }
+            self.core.nest -= 1;
+            self.core.nested = true;
+            from = at + 1;
+        };
+        self.core.brace = None;
+        if std::mem::take(&mut self.core.nested) || rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
@@ -1383,6 +1426,12 @@ fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
     let n = number + count_line_ends(&input[from..at]);
     *known = (at, n);
     n
+}
+
+/// How many `{` `text` holds.
+fn opening(text: &[u8]) -> u32 {
+    let n = memchr::memchr_iter(b'{', text).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Whether the game that starts at `start` in `input` starts with a tag
