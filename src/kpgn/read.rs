@@ -786,79 +786,115 @@ impl<S: Sink> Game<S> {
         &mut self,
         input: &[u8],
         open: usize,
-        mut from: usize,
+        from: usize,
         limit: &mut usize,
         whole: usize,
         out: &mut Vec<u8>,
     ) -> Result<usize, Stop> {
+        if self.core.nested {
+            return self.close_nested(input, open, from, limit, whole);
+        }
+        let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
+        let upto = close.unwrap_or(whole);
+        self.cut_in_comment(input, open, from, limit, upto, whole)?;
+        let Some(close) = close else {
+            self.core.brace = Some((open, whole));
+            return Err(Stop::More);
+        };
         // The end of a comment that the game before left open: from
         // `open` on, with no `{` there.
         let rest = self.core.carried.is_some() && open == self.core.start;
+        // PGN comments do not nest: a `{` inside one says that a `}` was
+        // lost before it, and what follows, read as part of the comment
+        // (the opponent's move, attempts and comment, in one of the
+        // player's that is kept), would be written as it is.
         let inner = if rest { open } else { open + 1 };
-        // The comment that a game's rest starts in is read as PGN reads
-        // it, to the first `}`: read on to a balancing one, a `}` lost in
-        // a comment would take every game after it with it (each holds
-        // `{...}`), where it now takes the one that the line of tag pairs
-        // starts.
-        let nesting = !rest;
-        let close = loop {
-            let found = lex::find(b'}', &input[from..whole]).map(|j| from + j);
-            let upto = found.map_or(whole, |j| j + 1);
-            while *limit < upto {
-                let (end, next) = line_end(input, *limit, whole);
-                if lex::is_tag_line(&input[*limit..end]) {
-                    self.core.brace = Some((open, from));
-                    return Err(Stop::Boundary(*limit));
-                }
-                *limit =
-                    lex::bracket_line(input, next, whole).unwrap_or(whole);
+        if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
+            let message = "'{' inside a comment: a '}' may have been lost \
+                           before it, and what follows it read as part of \
+                           the comment";
+            self.core.fail(input, inner + j, message.into());
+            // Or the comment's text holds braces of its own: read on to
+            // the `}` that balances it, so that a game quoted in it
+            // (`{(:) plan {see below}`, then a line of tag pairs and a
+            // game) is the game's rest, never a game. Not the comment
+            // that a rest starts in, which is read as PGN reads it, to
+            // the first `}`: read on, a `}` lost before the next game's
+            // tags would take every game after it (each holds `{...}`)
+            // where it takes the one.
+            if !rest {
+                let inside = opening(&input[inner + j..close - 1]);
+                // The `}` at `close` balances one of them.
+                self.core.nest = inside - 1;
+                self.core.nested = true;
+                return self.close_nested(input, open, close, limit, whole);
             }
-            let Some(at) = found else {
-                // Before the first `}`, its `{` are counted there.
-                if self.core.nested {
-                    self.core.nest = self
-                        .core
-                        .nest
-                        .saturating_add(opening(&input[from..whole]));
-                }
-                self.core.brace = Some((open, whole));
-                return Err(Stop::More);
-            };
-            // PGN comments do not nest: a `{` inside one says that a `}`
-            // was lost before it, and what follows, read as part of the
-            // comment (the opponent's move, attempts and comment, in one
-            // of the player's that is kept), would be written as it is.
-            // Or the comment's text holds braces of its own: in a game's
-            // comment, it is read on to the `}` that balances it, so that
-            // a game quoted in it (`{(:) plan {see below}`, then a line of
-            // tag pairs and a game) is its rest, never a game.
-            if !self.core.nested {
-                if let Some(j) = memchr::memchr(b'{', &input[inner..at]) {
-                    let message = "'{' inside a comment: a '}' may have been \
-                                   lost before it, and what follows it read \
-                                   as part of the comment";
-                    self.core.fail(input, inner + j, message.into());
-                    if nesting {
-                        self.core.nest = opening(&input[inner + j..at]);
-                    }
-                }
-            } else {
-                let n = opening(&input[from..at]);
-                self.core.nest = self.core.nest.saturating_add(n);
-            }
-            if self.core.nest == 0 {
-                break at + 1;
-            }
-            self.core.nest -= 1;
-            self.core.nested = true;
-            from = at + 1;
-        };
+        }
         self.core.brace = None;
-        if std::mem::take(&mut self.core.nested) || rest {
+        if rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
         Ok(close)
+    }
+
+    /// [`Game::close_comment`] of a comment that holds braces of its
+    /// own, from `from` on: its end is the `}` that balances its `{`
+    /// (`Core::nest` more before it).
+    #[cold]
+    #[inline(never)]
+    fn close_nested(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        mut from: usize,
+        limit: &mut usize,
+        whole: usize,
+    ) -> Result<usize, Stop> {
+        loop {
+            let found = lex::find(b'}', &input[from..whole]).map(|j| from + j);
+            let upto = found.map_or(whole, |j| j + 1);
+            self.cut_in_comment(input, open, from, limit, upto, whole)?;
+            let core = &mut self.core;
+            let Some(at) = found else {
+                let n = opening(&input[from..whole]);
+                core.nest = core.nest.saturating_add(n);
+                core.brace = Some((open, whole));
+                return Err(Stop::More);
+            };
+            core.nest = core.nest.saturating_add(opening(&input[from..at]));
+            if core.nest == 0 {
+                core.brace = None;
+                core.nested = false;
+                return Ok(at + 1);
+            }
+            core.nest -= 1;
+            from = at + 1;
+        }
+    }
+
+    /// The game ends at the next line that starts with `[` before `upto`
+    /// if it is a line of tag pairs (`Boundary`), with the comment opened
+    /// at `open` left open; `limit`, that line, moves on past the others.
+    #[inline(always)]
+    fn cut_in_comment(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        from: usize,
+        limit: &mut usize,
+        upto: usize,
+        whole: usize,
+    ) -> Result<(), Stop> {
+        while *limit < upto {
+            let (end, next) = line_end(input, *limit, whole);
+            if lex::is_tag_line(&input[*limit..end]) {
+                self.core.brace = Some((open, from));
+                return Err(Stop::Boundary(*limit));
+            }
+            *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
+        }
+        Ok(())
     }
 
     /// The comment that opens at `open`: where reading goes on after it,
