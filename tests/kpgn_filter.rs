@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use std::fs;
 
 use crate::util::{
-    first_line_then_close, repo_file, with_line_end, Dir, Rng, LINE_ENDS,
+    first_line_then_close, repo_file, with_line_end, Dir, Output, Rng,
+    LINE_ENDS,
 };
 
 const TOOL: &str = "kpgn-filter";
@@ -1094,6 +1095,22 @@ fn inputs_are_one_stream_for_what_is_left_open() {
     }
 }
 
+/// Runs `run` with `-j1`, then `-j2`, each to exit with status 2 and
+/// write `kept` but nothing marked SECRET; the messages, the same both
+/// ways, are returned.
+fn refused_alike(mut run: impl FnMut(&str) -> Output, kept: &str) -> String {
+    let mut errs = vec![];
+    for threads in ["-j1", "-j2"] {
+        let out = run(threads).code(2);
+        let text = out.out();
+        assert!(!text.contains("SECRET"), "{threads}: {text}");
+        assert!(text.contains(kept), "{threads}: {text}");
+        errs.push(out.err());
+    }
+    assert_eq!(errs[0], errs[1]);
+    errs.swap_remove(0)
+}
+
 #[test]
 fn a_comment_after_a_game_left_open_starts_no_game() {
     // Found by a hostile-input review: a file cut between Black's move and
@@ -1129,20 +1146,12 @@ fn a_comment_after_a_game_left_open_starts_no_game() {
     for (first, second) in pairs {
         dir.create("first.pgn", &first);
         dir.create("second.pgn", &second);
-        let mut errs = vec![];
-        for threads in ["-j1", "-j2"] {
-            let out = dir
-                .command(TOOL)
-                .args(["-w", threads, "first.pgn", "second.pgn"])
-                .run()
-                .code(2);
-            let text = out.out();
-            assert!(!text.contains("SECRET"), "{second:?}: {text}");
-            assert!(text.contains("1. d4 {(:)} ?? {(:0)} *"), "{text}");
-            errs.push(out.err());
-        }
-        assert_eq!(errs[0], errs[1]);
-        assert!(errs[0].contains("second.pgn:"), "{}", errs[0]);
+        let files = ["-w", "first.pgn", "second.pgn"];
+        let errs = refused_alike(
+            |j| dir.command(TOOL).args(files).arg(j).run(),
+            "1. d4 {(:)} ?? {(:0)} *",
+        );
+        assert!(errs.contains("second.pgn:"), "{second:?}: {errs}");
     }
     // In one input, after a game that failed.
     let one = format!(
@@ -1150,23 +1159,16 @@ fn a_comment_after_a_game_left_open_starts_no_game() {
          1. e4 {{(:)}} e5 {{(:) a }} 1-0 was my plan\n\
          {{ and the analysis\n{secret}{b}"
     );
-    let mut errs = vec![];
-    for threads in ["-j1", "-j2"] {
-        let out =
-            dir.command(TOOL).args(["-w", threads]).stdin(&one).run().code(2);
-        let text = out.out();
-        assert!(!text.contains("SECRET"), "{text}");
-        assert!(text.contains("1. d4 {(:)} ?? {(:0)} *"), "{text}");
-        errs.push(out.err());
-    }
-    assert_eq!(errs[0], errs[1]);
+    let errs = refused_alike(
+        |j| dir.command(TOOL).args(["-w", j]).stdin(&one).run(),
+        "1. d4 {(:)} ?? {(:0)} *",
+    );
     assert!(
-        errs[0].contains(
+        errs.contains(
             "<stdin>:6: a line of tag pairs inside a comment after a game \
              that failed, or that ends without a termination marker"
         ),
-        "{}",
-        errs[0]
+        "{errs}"
     );
     let checked = dir.command("kpgn-check").stdin(&one).run().code(2).out();
     assert!(!checked.contains("SECRET"), "{checked}");
@@ -1191,27 +1193,14 @@ fn a_comment_that_holds_braces_is_read_to_the_one_that_balances_it() {
          {{(:)}} 1-0{next}"
     );
     let dir = Dir::new("kpgn-nested");
-    let mut errs = vec![];
     for side in ["-w", "-b"] {
-        for threads in ["-j1", "-j2"] {
-            let out = dir
-                .command(TOOL)
-                .args([side, threads])
-                .stdin(&game)
-                .run()
-                .code(2);
-            let text = out.out();
-            assert!(!text.contains("SECRET"), "{side}: {text}");
-            assert!(text.contains("[Event \"B\"]"), "{text}");
-            errs.push(out.err());
-        }
+        let errs = refused_alike(
+            |j| dir.command(TOOL).args([side, j]).stdin(&game).run(),
+            "[Event \"B\"]",
+        );
+        let says = "<stdin>:3: '{' inside a comment";
+        assert!(errs.contains(says), "{side}: {errs}");
     }
-    assert_eq!(errs[0], errs[1]);
-    assert!(
-        errs[0].contains("<stdin>:3: '{' inside a comment"),
-        "{}",
-        errs[0]
-    );
     let checked = dir.command("kpgn-check").stdin(&game).run().code(2).out();
     assert!(!checked.contains("SECRET"), "{checked}");
     assert!(checked.contains("[Event \"B\"]"), "{checked}");
