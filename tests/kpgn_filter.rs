@@ -1141,6 +1141,14 @@ fn a_comment_after_a_game_left_open_starts_no_game() {
             format!("{a} 1-0 was my plan\n{{ and the analysis\n"),
             format!("{secret}{b}"),
         ),
+        // The comment holds braces of its own (found by the next review:
+        // it closed at the first `}`, and the line of tag pairs after it
+        // started a game). It is read as the game's comment would be, to
+        // the `}` that balances it.
+        (
+            format!("{a}\n"),
+            format!("{{(:) Black: my plan, {{see below}}\n{secret}{b}"),
+        ),
     ];
     let dir = Dir::new("kpgn-outside-comment");
     for (first, second) in pairs {
@@ -1153,7 +1161,15 @@ fn a_comment_after_a_game_left_open_starts_no_game() {
         );
         assert!(errs.contains("second.pgn:"), "{second:?}: {errs}");
     }
-    // In one input, after a game that failed.
+    // In one input, after a game that failed; and with braces in it.
+    let braces = format!(
+        "[Event \"A\"]\n\n1. e4 {{(:)}} e5 {{(:) x}} bogus *\n\
+         {{ my plan, {{see below}}\n{secret}{b}"
+    );
+    refused_alike(
+        |j| dir.command(TOOL).args(["-w", j]).stdin(&braces).run(),
+        "1. d4 {(:)} ?? {(:0)} *",
+    );
     let one = format!(
         "[Event \"A\"]\n[Result \"1-0\"]\n\n\
          1. e4 {{(:)}} e5 {{(:) a }} 1-0 was my plan\n\
@@ -1204,6 +1220,27 @@ fn a_comment_that_holds_braces_is_read_to_the_one_that_balances_it() {
     let checked = dir.command("kpgn-check").stdin(&game).run().code(2).out();
     assert!(!checked.contains("SECRET"), "{checked}");
     assert!(checked.contains("[Event \"B\"]"), "{checked}");
+    // Found by the next review: the `}` that balances the comment in a
+    // line that starts with `[` but holds no tag pairs (`[Event "q"]}`),
+    // the quoted game's other tag lines after it. Such a line cuts a
+    // comment read to its balancing `}`, as it ends any movetext.
+    for quoted in [
+        "{(:) SECRET-1 plan {see below}\n[Event \"SECRET-2\"]}\n\
+         [Result \"*\"]\n\n1. Nf3 {(:) SECRET-3} Nc6 {(:) SECRET-4} *\n",
+        "{(:) SECRET-1 {SECRET-2{SECRET-3}}\n[}Event \"SECRET-4\"]\n\
+         [Result \"*\"]\n\n1. Nf3 {(:) SECRET-5} Nc6 {(:) SECRET-6} 1-0\n}",
+    ] {
+        let game = format!("[Event \"A\"]\n\n1. e4 {{(:)}} e5 {quoted}{next}");
+        for side in ["-w", "-b"] {
+            refused_alike(
+                |j| dir.command(TOOL).args([side, j]).stdin(&game).run(),
+                "[Event \"B\"]",
+            );
+        }
+        let checked =
+            dir.command("kpgn-check").stdin(&game).run().code(2).out();
+        assert!(!checked.contains("SECRET"), "{checked}");
+    }
     // A `}` lost after `note`, and no marker before the next game: the
     // game and the next one (its rest) are left out, the one after read.
     let typo = format!(

@@ -796,7 +796,7 @@ impl<S: Sink> Game<S> {
         }
         let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
         let upto = close.unwrap_or(whole);
-        self.cut_in_comment(input, open, from, limit, upto, whole)?;
+        self.cut_in_comment(input, open, from, limit, upto, whole, false)?;
         let Some(close) = close else {
             self.core.brace = Some((open, whole));
             return Err(Stop::More);
@@ -854,7 +854,7 @@ impl<S: Sink> Game<S> {
         loop {
             let found = lex::find(b'}', &input[from..whole]).map(|j| from + j);
             let upto = found.map_or(whole, |j| j + 1);
-            self.cut_in_comment(input, open, from, limit, upto, whole)?;
+            self.cut_in_comment(input, open, from, limit, upto, whole, true)?;
             let core = &mut self.core;
             let Some(at) = found else {
                 let n = opening(&input[from..whole]);
@@ -874,8 +874,14 @@ impl<S: Sink> Game<S> {
     }
 
     /// The game ends at the next line that starts with `[` before `upto`
-    /// if it is a line of tag pairs (`Boundary`), with the comment opened
-    /// at `open` left open; `limit`, that line, moves on past the others.
+    /// if it is a line of tag pairs, or with `any` any such line
+    /// (`Boundary`), with the comment opened at `open` left open; `limit`,
+    /// that line, moves on past the others. A comment read to the `}`
+    /// that balances it is cut at any: where its `}` is in such a line (a
+    /// game quoted in it, `[Event "q"]}`), the lines after it would start
+    /// a game, where a comment closed at its first `}` leaves the line to
+    /// start one, which fails.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn cut_in_comment(
         &mut self,
@@ -885,10 +891,11 @@ impl<S: Sink> Game<S> {
         limit: &mut usize,
         upto: usize,
         whole: usize,
+        any: bool,
     ) -> Result<(), Stop> {
         while *limit < upto {
             let (end, next) = line_end(input, *limit, whole);
-            if lex::is_tag_line(&input[*limit..end]) {
+            if any || lex::is_tag_line(&input[*limit..end]) {
                 self.core.brace = Some((open, from));
                 return Err(Stop::Boundary(*limit));
             }
@@ -1209,7 +1216,8 @@ impl<S: Sink> Game<S> {
             return self.after_end(input, span);
         }
         if self.core.numbered {
-            return self.no_move_after_number(input);
+            // A fault, but the game ends there all the same.
+            self.no_move_after_number(input);
         }
         self.item(input, Item::End, span, out);
         self.core.terminated = true;
@@ -1603,6 +1611,9 @@ pub struct Reader<S> {
     /// opened.
     brace: bool,
     brace_line: u64,
+    /// The `{` in that comment waiting for their `}`: after a game left
+    /// open, it may be that game's, and is read as a game's comment is.
+    outside_nest: u32,
     /// What the last game left open, if it did.
     carry: Option<Carry>,
     /// The lines end before a line that starts with `[`, where the input
@@ -1636,6 +1647,7 @@ impl<S: Sink> Reader<S> {
             warned: false,
             brace: false,
             brace_line: 0,
+            outside_nest: 0,
             carry: None,
             cut_end: false,
             before: 0,
@@ -1957,6 +1969,7 @@ impl<S: Sink> Reader<S> {
     /// game in.
     fn outside_carry(&mut self) -> Carry {
         self.brace = false;
+        self.outside_nest = 0;
         Carry {
             brace: true,
             depth: 0,
@@ -2025,6 +2038,7 @@ impl<S: Sink> Reader<S> {
         }
         let skip = if tags {
             self.brace = false;
+            self.outside_nest = 0;
             Some(0)
         } else {
             let line = self.line_of(input, start);
@@ -2068,7 +2082,7 @@ impl<S: Sink> Reader<S> {
     fn game_in(&mut self, content: &[u8], line: u64) -> Option<usize> {
         let mut i = 0;
         if self.brace {
-            i = lex::find(b'}', content)? + 1;
+            i = self.comment_end(content, 0)?;
             self.brace = false;
         } else if content.first() == Some(&b'%') {
             return None;
@@ -2078,8 +2092,8 @@ impl<S: Sink> Reader<S> {
             i = lex::skip_space(content, i, content.len());
             match content.get(i) {
                 None | Some(b';') => return None,
-                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
-                    Some(j) => i += j + 2,
+                Some(b'{') => match self.comment_end(content, i + 1) {
+                    Some(end) => i = end,
                     None => {
                         self.brace = true;
                         self.brace_line = line;
@@ -2087,6 +2101,32 @@ impl<S: Sink> Reader<S> {
                     }
                 },
                 Some(_) => return Some(skip),
+            }
+        }
+    }
+
+    /// Where a comment open outside games at `from` in `content` ends
+    /// (after its `}`); `None` if it runs on past the line. After a game
+    /// left open ([`Reader::open`]) it may be that game's, and is read to
+    /// the `}` that balances its `{`, as a game's comment that holds
+    /// braces is ([`Game::close_comment`]).
+    fn comment_end(
+        &mut self,
+        content: &[u8],
+        mut from: usize,
+    ) -> Option<usize> {
+        if !self.open {
+            return lex::find(b'}', &content[from..]).map(|j| from + j + 1);
+        }
+        loop {
+            let at = from + memchr::memchr2(b'{', b'}', &content[from..])?;
+            from = at + 1;
+            match content[at] {
+                b'{' => {
+                    self.outside_nest = self.outside_nest.saturating_add(1)
+                }
+                _ if self.outside_nest == 0 => return Some(from),
+                _ => self.outside_nest -= 1,
             }
         }
     }

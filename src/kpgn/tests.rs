@@ -138,6 +138,12 @@ fn move_numbers_agree_with_the_ply() {
         refused(&white(), &game),
         "4: move number '1' where '1...' belongs"
     );
+    // The marker after such a number still ends the game (found by a
+    // hostile-input review: it ran on to the next line of tags).
+    let (_, messages, _) =
+        run(&white(), &format!("{TAGS}\n1. e4 e5 2. *\n1. d4 *\n"));
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[1].starts_with("5: a game without tags"), "{messages:?}");
     let fine = format!("{TAGS}\n1. e4 1... e5 2 Nf3 2... Nc6 *\n");
     clean(&white(), &fine);
     // From a FEN with Black to move at move 12.
