@@ -9,7 +9,8 @@
 //! tokenized where they lie, with no token list, and a line is looked at
 //! as a line only outside games and in tag sections. The game's bytes
 //! stay in the buffer until it ends, because a fault anywhere in it means
-//! that nothing of it may be written.
+//! that nothing of it may be written; once it has failed, they go as it
+//! is read on to its end.
 //!
 //! Framing (the rules every reader of the input follows, so that an input
 //! cut into parts at [`Cuts`](super::Cuts) reads as a whole):
@@ -21,7 +22,12 @@
 //!   is `[` (after its tag section; in an open comment only if the line
 //!   is tag pairs), or at the end of the input;
 //! - if a comment or variation is open where such a line ends it, what
-//!   follows is the rest of that game ([`Carry`]), left out with it;
+//!   follows is the rest of that game ([`Carry`]), left out with it; so
+//!   is what follows such a line in a comment that opens outside games
+//!   after a game left open ([`Reader::open`]), which may be its;
+//! - a game's comment that holds a `{` (an error) is read to the `}` that
+//!   balances it, and any line in it that starts with `[` cuts it; the
+//!   comment a game's rest starts in is read to its first `}`;
 //! - blank lines after a game that was written are written after it;
 //!   text outside games is left out and never held in memory, comments
 //!   with one warning between two games, escape lines (`%`, which PGN
