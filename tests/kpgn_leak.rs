@@ -261,10 +261,6 @@ enum Fault {
     /// and holds a line of tag pairs and a game: read as text outside
     /// games, that game was written, its comments in clear.
     EarlyClose { tags: bool },
-    /// A comment after the move that holds braces of its own, then a
-    /// line of tag pairs and a game in its text: the first `}` ended it,
-    /// and the game was written.
-    Nested,
 }
 
 /// What [`Fault::FalseEnd`] ends a `;` comment with.
@@ -399,7 +395,6 @@ fn fault() -> impl Strategy<Value = Fault> {
         Just(LostMove),
         Just(NumberTwice),
         any::<bool>().prop_map(|tags| EarlyClose { tags }),
-        Just(Nested),
     ]
 }
 
@@ -901,15 +896,6 @@ impl<'g> Builder<'g> {
                         "{{{mk} plan }} ends it, 1-0\n{{ the game\n\
                          [Event \"quoted\"]\n\n\
                          1. Nf3 {{(:) {mk2}}} Nc6 {{(:) {mk3}}} *\nwas the plan}}"
-                    ));
-                }
-                Fault::Nested => {
-                    let (mk, mk2, mk3) =
-                        (self.marker(), self.marker(), self.marker());
-                    e.tag_line = Some(format!(
-                        "{{{mk} plan {{see below}} then\n\n\
-                         [Event \"quoted\"]\n\n\
-                         1. Nf3 {{(:) {mk2}}} Nc6 {{(:) {mk3}}} *\n}}"
                     ));
                 }
                 Fault::FalseEnd { which } => {

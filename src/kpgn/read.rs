@@ -25,9 +25,6 @@
 //!   follows is the rest of that game ([`Carry`]), left out with it; so
 //!   is what follows such a line in a comment that opens outside games
 //!   after a game left open ([`Reader::open`]), which may be its;
-//! - a game's comment that holds a `{` (an error) is read to the `}` that
-//!   balances it, and any line in it that starts with `[` cuts it; the
-//!   comment a game's rest starts in is read to its first `}`;
 //! - blank lines after a game that was written are written after it;
 //!   text outside games is left out and never held in memory, comments
 //!   with one warning between two games, escape lines (`%`, which PGN
@@ -275,13 +272,6 @@ pub(crate) struct Core {
     /// An open `{` comment: where it starts, and where to search on for
     /// its `}`.
     brace: Option<(usize, usize)>,
-    /// How many `}` the open comment needs before its own: a comment of
-    /// the game's that holds a `{` (an error) is read on to the `}` that
-    /// balances it, for its text may hold braces of its own (a game
-    /// quoted in it, whose line of tag pairs must start no game). And
-    /// whether it passed a `}` for them.
-    nest: u32,
-    nested: bool,
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
@@ -325,8 +315,6 @@ impl Core {
             filtered: None,
             filtered_tag: false,
             brace: None,
-            nest: 0,
-            nested: false,
             depth: 0,
             var_start: 0,
             terminated: false,
@@ -797,16 +785,21 @@ impl<S: Sink> Game<S> {
         whole: usize,
         out: &mut Vec<u8>,
     ) -> Result<usize, Stop> {
-        if self.core.nested {
-            return self.close_nested(input, open, from, limit, whole);
-        }
         let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
         let upto = close.unwrap_or(whole);
-        self.cut_in_comment(input, open, from, limit, upto, whole, false)?;
+        while *limit < upto {
+            let (end, next) = line_end(input, *limit, whole);
+            if lex::is_tag_line(&input[*limit..end]) {
+                self.core.brace = Some((open, from));
+                return Err(Stop::Boundary(*limit));
+            }
+            *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
+        }
         let Some(close) = close else {
             self.core.brace = Some((open, whole));
             return Err(Stop::More);
         };
+        self.core.brace = None;
         // The end of a comment that the game before left open: from
         // `open` on, with no `{` there.
         let rest = self.core.carried.is_some() && open == self.core.start;
@@ -820,94 +813,12 @@ impl<S: Sink> Game<S> {
                            before it, and what follows it read as part of \
                            the comment";
             self.core.fail(input, inner + j, message.into());
-            // Or the comment's text holds braces of its own: read on to
-            // the `}` that balances it, so that a game quoted in it
-            // (`{(:) plan {see below}`, then a line of tag pairs and a
-            // game) is the game's rest, never a game. Not the comment
-            // that a rest starts in, which is read as PGN reads it, to
-            // the first `}`: read on, a `}` lost before the next game's
-            // tags would take every game after it (each holds `{...}`)
-            // where it takes the one.
-            if !rest {
-                let inside = opening(&input[inner + j..close - 1]);
-                // The `}` at `close` balances one of them.
-                self.core.nest = inside - 1;
-                self.core.nested = true;
-                return self.close_nested(input, open, close, limit, whole);
-            }
         }
-        self.core.brace = None;
         if rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
         Ok(close)
-    }
-
-    /// [`Game::close_comment`] of a comment that holds braces of its
-    /// own, from `from` on: its end is the `}` that balances its `{`
-    /// (`Core::nest` more before it).
-    #[cold]
-    #[inline(never)]
-    fn close_nested(
-        &mut self,
-        input: &[u8],
-        open: usize,
-        mut from: usize,
-        limit: &mut usize,
-        whole: usize,
-    ) -> Result<usize, Stop> {
-        loop {
-            let found = lex::find(b'}', &input[from..whole]).map(|j| from + j);
-            let upto = found.map_or(whole, |j| j + 1);
-            self.cut_in_comment(input, open, from, limit, upto, whole, true)?;
-            let core = &mut self.core;
-            let Some(at) = found else {
-                let n = opening(&input[from..whole]);
-                core.nest = core.nest.saturating_add(n);
-                core.brace = Some((open, whole));
-                return Err(Stop::More);
-            };
-            core.nest = core.nest.saturating_add(opening(&input[from..at]));
-            if core.nest == 0 {
-                core.brace = None;
-                core.nested = false;
-                return Ok(at + 1);
-            }
-            core.nest -= 1;
-            from = at + 1;
-        }
-    }
-
-    /// The game ends at the next line that starts with `[` before `upto`
-    /// if it is a line of tag pairs, or with `any` any such line
-    /// (`Boundary`), with the comment opened at `open` left open; `limit`,
-    /// that line, moves on past the others. A comment read to the `}`
-    /// that balances it is cut at any: where its `}` is in such a line (a
-    /// game quoted in it, `[Event "q"]}`), the lines after it would start
-    /// a game, where a comment closed at its first `}` leaves the line to
-    /// start one, which fails.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn cut_in_comment(
-        &mut self,
-        input: &[u8],
-        open: usize,
-        from: usize,
-        limit: &mut usize,
-        upto: usize,
-        whole: usize,
-        any: bool,
-    ) -> Result<(), Stop> {
-        while *limit < upto {
-            let (end, next) = line_end(input, *limit, whole);
-            if any || lex::is_tag_line(&input[*limit..end]) {
-                self.core.brace = Some((open, from));
-                return Err(Stop::Boundary(*limit));
-            }
-            *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
-        }
-        Ok(())
     }
 
     /// The comment that opens at `open`: where reading goes on after it,
@@ -1478,12 +1389,6 @@ fn line_at(known: &mut (usize, u64), input: &[u8], at: usize) -> u64 {
     n
 }
 
-/// How many `{` `text` holds.
-fn opening(text: &[u8]) -> u32 {
-    let n = memchr::memchr_iter(b'{', text).count();
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 /// Whether the game that starts at `start` in `input` starts with a tag
 /// pair.
 fn starts_with_tag(input: &[u8], start: usize) -> bool {
@@ -1617,9 +1522,6 @@ pub struct Reader<S> {
     /// opened.
     brace: bool,
     brace_line: u64,
-    /// The `{` in that comment waiting for their `}`: after a game left
-    /// open, it may be that game's, and is read as a game's comment is.
-    outside_nest: u32,
     /// What the last game left open, if it did.
     carry: Option<Carry>,
     /// The lines end before a line that starts with `[`, where the input
@@ -1653,7 +1555,6 @@ impl<S: Sink> Reader<S> {
             warned: false,
             brace: false,
             brace_line: 0,
-            outside_nest: 0,
             carry: None,
             cut_end: false,
             before: 0,
@@ -1975,7 +1876,6 @@ impl<S: Sink> Reader<S> {
     /// game in.
     fn outside_carry(&mut self) -> Carry {
         self.brace = false;
-        self.outside_nest = 0;
         Carry {
             brace: true,
             depth: 0,
@@ -2044,7 +1944,6 @@ impl<S: Sink> Reader<S> {
         }
         let skip = if tags {
             self.brace = false;
-            self.outside_nest = 0;
             Some(0)
         } else {
             let line = self.line_of(input, start);
@@ -2088,7 +1987,7 @@ impl<S: Sink> Reader<S> {
     fn game_in(&mut self, content: &[u8], line: u64) -> Option<usize> {
         let mut i = 0;
         if self.brace {
-            i = self.comment_end(content, 0)?;
+            i = lex::find(b'}', content)? + 1;
             self.brace = false;
         } else if content.first() == Some(&b'%') {
             return None;
@@ -2098,8 +1997,8 @@ impl<S: Sink> Reader<S> {
             i = lex::skip_space(content, i, content.len());
             match content.get(i) {
                 None | Some(b';') => return None,
-                Some(b'{') => match self.comment_end(content, i + 1) {
-                    Some(end) => i = end,
+                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
+                    Some(j) => i += j + 2,
                     None => {
                         self.brace = true;
                         self.brace_line = line;
@@ -2107,32 +2006,6 @@ impl<S: Sink> Reader<S> {
                     }
                 },
                 Some(_) => return Some(skip),
-            }
-        }
-    }
-
-    /// Where a comment open outside games at `from` in `content` ends
-    /// (after its `}`); `None` if it runs on past the line. After a game
-    /// left open ([`Reader::open`]) it may be that game's, and is read to
-    /// the `}` that balances its `{`, as a game's comment that holds
-    /// braces is ([`Game::close_comment`]).
-    fn comment_end(
-        &mut self,
-        content: &[u8],
-        mut from: usize,
-    ) -> Option<usize> {
-        if !self.open {
-            return lex::find(b'}', &content[from..]).map(|j| from + j + 1);
-        }
-        loop {
-            let at = from + memchr::memchr2(b'{', b'}', &content[from..])?;
-            from = at + 1;
-            match content[at] {
-                b'{' => {
-                    self.outside_nest = self.outside_nest.saturating_add(1)
-                }
-                _ if self.outside_nest == 0 => return Some(from),
-                _ => self.outside_nest -= 1,
             }
         }
     }
