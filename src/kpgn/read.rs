@@ -363,6 +363,16 @@ impl Core {
         self.filtered_tag
     }
 
+    /// A move number that stands before no move (before the termination
+    /// marker, or at the end of the game): a game of N half-moves would
+    /// read as longer (`--plies N` would cut it), and what stands after
+    /// it would go to a move that is not there.
+    #[cold]
+    fn no_move_after_number(&mut self, input: &[u8]) {
+        let message = "a move number that stands before no move";
+        self.fail(input, self.number_at, message.into());
+    }
+
     /// Records the first fault, at the line of `at`.
     #[cold]
     pub fn fail(&mut self, input: &[u8], at: usize, message: String) {
@@ -484,9 +494,8 @@ impl<S: Sink> Game<S> {
             game.fail(input, at, message);
         }
         if game.numbered {
-            self.no_move_after_number(input);
+            game.no_move_after_number(input);
         }
-        let game = &mut self.core;
         let mut written = false;
         if game.error.is_none() && game.is_game {
             if game.phase == Phase::Tags {
@@ -1134,21 +1143,10 @@ impl<S: Sink> Game<S> {
         }
         if self.core.numbered {
             // A fault, but the game ends there all the same.
-            self.no_move_after_number(input);
+            self.core.no_move_after_number(input);
         }
         self.item(input, Item::End, span, out);
         self.core.terminated = true;
-    }
-
-    /// A move number that stands before no move (before the termination
-    /// marker, or at the end of the game): a game of N half-moves would
-    /// read as longer (`--plies N` would cut it), and what stands after
-    /// it would go to a move that is not there.
-    #[cold]
-    fn no_move_after_number(&mut self, input: &[u8]) {
-        let game = &mut self.core;
-        let message = "a move number that stands before no move";
-        game.fail(input, game.number_at, message.into());
     }
 
     /// Reports a token after the termination marker, where only comments
@@ -1933,6 +1931,7 @@ impl<S: Sink> Reader<S> {
             self.pos = next;
             return;
         }
+        let line = self.line_of(input, start);
         // Escape lines are there to be ignored (PGN 6): no warning.
         let escape = !self.brace && content.first() == Some(&b'%');
         let tags = content.get(first) == Some(&b'[')
@@ -1946,13 +1945,11 @@ impl<S: Sink> Reader<S> {
             self.brace = false;
             Some(0)
         } else {
-            let line = self.line_of(input, start);
             self.game_in(content, line)
         };
         let Some(skip) = skip else {
             self.written = false;
             if !escape {
-                let line = self.line_of(input, start);
                 self.text_outside(line, report);
             }
             self.pos = next;
@@ -1961,7 +1958,6 @@ impl<S: Sink> Reader<S> {
         self.in_game = true;
         self.warned = false;
         self.written = false;
-        let line = self.line_of(input, start);
         let game = &mut self.game;
         game.core = Core::new(start, line);
         game.sink.start(start + skip, out);
