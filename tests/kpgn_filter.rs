@@ -167,8 +167,9 @@ fn malformed_games_among_good_ones() {
     let bad_brace = "[Event \"b1\"]\n1. e4 {(:)} e5 {oops\n\n";
     let bad_tag = "[Event \"b2\n1. e4 *\n\n";
     let bad_comment = "[Event \"b3\"]\n1. e4 {(:)}\ne5 {(Xe4:e7}\n*\n\n";
-    let input =
-        format!("{good}{bad_brace}{good}{bad_tag}{good}{bad_comment}{good}");
+    let input = format!(
+        "{good}{bad_tag}{good}{bad_comment}{good}{bad_brace}{good}{good}"
+    );
     let dir = Dir::new("kpgn-bad");
     dir.create("in.pgn", &input);
     let out = dir
@@ -176,14 +177,26 @@ fn malformed_games_among_good_ones() {
         .args(["-w", "in.pgn"])
         .run()
         .code(2)
-        .says("kpgn-filter: in.pgn:5: comment not closed before line 7,")
-        .says("kpgn-filter: in.pgn:10: malformed tag pair\n")
-        .says("kpgn-filter: in.pgn:18: kriegspiel comment without ')'\n");
-    // The game after the comment left open is its rest, up to the `}`
-    // and on to the `*`: left out with it, never a game of its own.
+        .says("kpgn-filter: in.pgn:4: malformed tag pair\n")
+        .says("kpgn-filter: in.pgn:12: kriegspiel comment without ')'\n")
+        .says("kpgn-filter: in.pgn:19: comment not closed before line 21,")
+        .says(
+            "kpgn-filter: in.pgn:19: the comment open at this line is never \
+             closed in this input",
+        );
+    // The opponent's comment left open may quote games: what follows is
+    // read on to the `}` that balances it (which never comes), and left
+    // out with it, never a game of its own.
     let one =
         "[Event \"g\"]\n[Filtered \"white\"]\n1. e4 {(:)} ?? {(:0)} *\n\n";
     assert_eq!(out.out(), one.repeat(3));
+    // The player's own comment is read to its first `}`, as PGN has it:
+    // the game after it is its rest (up to the `}` and on to the `*`),
+    // and the one after that is written.
+    let out = dir.command(TOOL).args(["-b", "in.pgn"]).run().code(2);
+    let one =
+        "[Event \"g\"]\n[Filtered \"black\"]\n1. ?? {(:0)} e5 {(:)} *\n\n";
+    assert_eq!(out.out(), one.repeat(4));
 }
 
 /// A Kriegspiel comment wrapped across lines, as real files are: what is
@@ -252,7 +265,11 @@ fn help_version_and_usage_errors() {
 fn threads_give_what_one_thread_gives() {
     let mut rng = Rng::new(31);
     let (games, _) = generate(&mut rng, 1500);
-    let broken = "[Event \"bad\"]\n1. e4 {(:)} e5 {oops\n\n";
+    // Black's comment, left open, holds a game and then its `}`; one
+    // lost, with 500 games after it, in several batches.
+    let broken = "[Event \"bad\"]\n1. e4 {(:)} e5 {oops\n\n\
+                  [Event \"quoted\"]\n1. d4 {(:)} d5 {(:)} *\n} 2. Nf3 *\n\n";
+    let lost = "[Event \"lost\"]\n1. e4 {(:)} e5 {oops\n\n";
     let mut input = String::new();
     for (k, game) in games.split("[Event \"Gen").enumerate() {
         if k > 0 {
@@ -261,6 +278,9 @@ fn threads_give_what_one_thread_gives() {
         input += game;
         if k % 300 == 150 {
             input += broken;
+        }
+        if k == 1000 {
+            input += lost;
         }
     }
     assert!(input.len() > 4 * 256 * 1024, "{} bytes", input.len());
@@ -274,7 +294,12 @@ fn threads_give_what_one_thread_gives() {
         let one = run("1");
         let err = one.err();
         let cut = "comment not closed before line";
-        assert_eq!(err.matches(cut).count(), 5, "{err}");
+        // For White, Black's comments are read to the `}` that balances
+        // them: the lost one swallows the rest of the input, the broken
+        // games in it too. For Black, its own are read to their first.
+        let (cuts, never) = if flag == "-w" { (4, 1) } else { (6, 0) };
+        assert_eq!(err.matches(cut).count(), cuts, "{err}");
+        assert_eq!(err.matches("never closed").count(), never, "{err}");
         for threads in ["2", "3"] {
             let many = run(threads);
             assert!(many.stdout == one.stdout, "{flag} -j {threads}");
@@ -933,10 +958,12 @@ fn a_game_without_tags_after_a_game_that_failed_is_refused() {
         format!("my notes {{on the plan}}\n1... e5 then *\n{plan}}}\n"),
     ] {
         let game = format!("{head}{comment}{tail}");
+        // With a `{` in it, the opponent's comment is read on to the `}`
+        // that balances it: its lines are no game.
         let says = if comment.starts_with('a') {
             says.to_string()
         } else {
-            says.replace(":4:", ":5:")
+            "g.pgn:3: '{' inside a comment: a '}' may have been lost".into()
         };
         refused_for(&[&["-w"]], &game, &says, &["Qh5", "Bc4"]);
     }
@@ -1107,6 +1134,57 @@ fn refused_alike(mut run: impl FnMut(&str) -> Output, kept: &str) -> String {
     }
     assert_eq!(errs[0], errs[1]);
     errs.swap_remove(0)
+}
+
+#[test]
+fn a_comment_that_may_quote_games_is_read_to_the_brace_that_balances_it() {
+    // Found by hostile-input reviews: games quoted in Black's comment
+    // after braces of the comment's own (`{see below}`), or after the
+    // first quoted game (whose `}` ended the comment), were written, the
+    // comment's text as White's moves and tags. The opponent's comment
+    // (and one outside games after a game left open) that holds a `{`,
+    // or that a line of tag pairs cuts, is read on to the `}` that
+    // balances its first, a `}` in a line that starts with `[` closing
+    // nothing; kpgn-check (whose output kpgn-filter may read) reads every
+    // comment so.
+    let a = "[Event \"A\"]\n\n1. e4 {(:)} e5 {(:) ";
+    let end = "}\n2. Nf3 {(:)} Nc6 {(:)} 1-0\n\n";
+    let after = "[Event \"B\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
+    let quoted = "[Event \"SECRET-1\"]\n\n1. Nf3 {(:) SECRET-2} Nc6 *\n";
+    let cases = [
+        format!("{a}my plan {{see below}} then\n\n{quoted}{end}{after}"),
+        format!("{a}as in these:\n\n{quoted}\n{quoted}{end}{after}"),
+        format!("{a}x {{y{{z}}}}\n[}}Event \"q\"]\n{quoted}{end}{after}"),
+        format!("{a}x {{y}}\n[Event \"q\"]}}\n{quoted}{end}{after}"),
+        format!("{a}x {{y}}\n[note 1-0\n{quoted}{end}{after}"),
+        // Outside games, after a game that failed.
+        format!(
+            "[Event \"A\"]\n\n1. e4 {{(:)}} e5 {{(:) x}} bogus *\n\
+             {{my plan, {{see below}}\n{quoted}}}\n\n{after}"
+        ),
+    ];
+    let b_only =
+        "[Event \"B\"]\n[Filtered \"white\"]\n\n1. d4 {(:)} ?? {(:0)} *\n";
+    for input in &cases {
+        let dir = Dir::new("kpgn-quoted");
+        dir.create("g.pgn", input);
+        let errs = refused_alike(
+            |threads| dir.command(TOOL).args(["-w", threads, "g.pgn"]).run(),
+            "[Event \"B\"]",
+        );
+        assert!(!errs.contains("never closed"), "{input}: {errs}");
+        let out = dir.command(TOOL).args(["-w", "g.pgn"]).run();
+        assert_eq!(out.out(), b_only, "{input}");
+        // The referee passes none of the quoted games on.
+        let checked = dir.command("kpgn-check").arg("g.pgn").run();
+        assert!(!checked.out().contains("SECRET"), "{input}");
+    }
+    // Black's own comment is read to its first `}`, as PGN has it: what
+    // Black quoted is Black's to see.
+    let dir = Dir::new("kpgn-quoted-own");
+    dir.create("g.pgn", &cases[0]);
+    let out = dir.command(TOOL).args(["-b", "g.pgn"]).run().code(2);
+    assert!(out.out().contains("[Event \"SECRET-1\"]"), "{}", out.out());
 }
 
 #[test]

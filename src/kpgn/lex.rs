@@ -320,6 +320,37 @@ pub(super) fn ends_line(input: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether the first byte of `line` that is not white space is `[`.
+pub(super) fn starts_with_bracket(line: &[u8]) -> bool {
+    line.get(skip_space(line, 0, line.len())) == Some(&b'[')
+}
+
+/// Reads on, in `text` (one line or the end of one), in a comment that is
+/// read to the `}` that balances its `{` (one that holds a `{`, or that a
+/// line of tag pairs cut), `depth` of them open: where that `}` ends, or
+/// the depth at the end of `text`. On a line that starts with `[`
+/// (`bracket`) a `}` closes nothing, for such a line in a comment is
+/// quoted PGN (`[Event "q"]}` must not end it) while its `{` still
+/// counts: whatever may make the comment longer counts, nothing that is
+/// not sure ends it early.
+pub(super) fn balance(
+    text: &[u8],
+    mut depth: u32,
+    bracket: bool,
+) -> Result<usize, u32> {
+    for j in memchr::memchr2_iter(b'{', b'}', text) {
+        if text[j] == b'{' {
+            depth = depth.saturating_add(1);
+        } else if !bracket {
+            depth -= 1;
+            if depth == 0 {
+                return Ok(j + 1);
+            }
+        }
+    }
+    Err(depth)
+}
+
 /// Whether `line` is a line of tag pairs: its first byte that is not
 /// white space is `[`, and it parses as tag pairs.
 pub(super) fn is_tag_line(line: &[u8]) -> bool {

@@ -56,8 +56,8 @@ pub const OUT_BUFFER: usize = 64 * 1024;
 /// open ([`Reader::open`]).
 const IN_OUTSIDE: &str = "a line of tag pairs inside a comment after a game \
      that failed, or that ends without a termination marker: the comment \
-     may be that game's, so what follows, up to its '}', is read as part \
-     of it and left out";
+     may be that game's, so what follows, up to the '}' that balances it, \
+     is read as part of it and left out";
 
 /// How much input is read at a time.
 pub(super) const BLOCK: usize = 64 * 1024;
@@ -237,6 +237,16 @@ pub(crate) trait Sink {
     fn writes_failing(&self) -> bool {
         false
     }
+    /// Whether a comment of `owner`'s (`None`: no move's, or in a
+    /// variation) is the sink's own reader's, whose text it may show:
+    /// such a comment that holds a `{` or that a line of tag pairs cuts
+    /// is read to its first `}`, as PGN has it (a `}` lost costs one
+    /// game); any other is read to the `}` that balances it, for what it
+    /// holds may be the opponent's, a game quoted in it too (the
+    /// referee's, whose output the filter may read, are all such).
+    fn own(&self, _owner: Option<Side>) -> bool {
+        false
+    }
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -260,9 +270,9 @@ pub(crate) struct Core {
     pub phase: Phase,
     /// The first thing wrong, which makes the game leave no output.
     pub error: Option<Diagnostic>,
-    /// `error` was set: a flag that the paths taken at every ply test
-    /// (more cheaply than the `Option`), which stays set when `finish`
-    /// takes the error.
+    /// `error` was set, or this is the rest of a game (`carried`): a
+    /// flag that the paths taken at every ply test (more cheaply than the
+    /// `Option`), which stays set when `finish` takes the error.
     pub failed: bool,
     /// Whether it has a tag pair or a move: text with neither is no game.
     pub is_game: bool,
@@ -272,6 +282,13 @@ pub(crate) struct Core {
     /// An open `{` comment: where it starts, and where to search on for
     /// its `}`.
     brace: Option<(usize, usize)>,
+    /// How many `{` are open in that comment when it is read to the `}`
+    /// that balances its first ([`Game::close_nested`]); 0 when it is
+    /// read to its first `}`.
+    nest: u32,
+    /// The line where that comment opened, once its `{` was let go
+    /// ([`Game::let_go`]).
+    brace_line: Option<u64>,
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
@@ -315,6 +332,8 @@ impl Core {
             filtered: None,
             filtered_tag: false,
             brace: None,
+            nest: 0,
+            brace_line: None,
             depth: 0,
             var_start: 0,
             terminated: false,
@@ -332,19 +351,35 @@ impl Core {
         }
     }
 
-    /// What the game leaves open if it ends here.
-    fn open(&self, input: &[u8]) -> Option<Carry> {
+    /// What the game leaves open if it ends at the end of `input`; `own`:
+    /// the comment open is the reader's own ([`Sink::own`]).
+    fn open(&self, input: &[u8], own: bool) -> Option<Carry> {
         if self.brace.is_none() && self.depth == 0 {
             return None;
         }
-        let line = self.carried.unwrap_or_else(|| match self.brace {
-            Some((open, _)) if self.depth == 0 || open < self.var_start => {
-                self.line_of(input, open)
+        let nest = match self.brace {
+            // Read to its first `}` so far, with none: every `{` since
+            // `open` is open, and its rest reads on to the `}` that
+            // balances the first, unless it is the reader's own.
+            Some((open, _)) if self.nest == 0 && !own => {
+                let n = memchr::memchr_iter(b'{', &input[open..]).count();
+                u32::try_from(n).unwrap_or(!0)
             }
-            _ => self.line_of(input, self.var_start),
+            _ => self.nest,
+        };
+        let line = self.carried.or(self.brace_line).unwrap_or_else(|| {
+            match self.brace {
+                Some((open, _))
+                    if self.depth == 0 || open < self.var_start =>
+                {
+                    self.line_of(input, open)
+                }
+                _ => self.line_of(input, self.var_start),
+            }
         });
         Some(Carry {
             brace: self.brace.is_some(),
+            nest,
             depth: self.depth,
             line,
             from_rest: self.carried.is_some(),
@@ -474,23 +509,24 @@ impl<S: Sink> Game<S> {
             return (Ok(false), wrote);
         }
         let cut_line = cut.then(|| game.line_of(input, end));
-        let unclosed = |what: &str, closer: char| {
+        let unclosed = |what: &str, upto: &str| {
             if let Some(line) = cut_line {
                 format!(
                     "{what} not closed before line {line}, which starts \
-                     with '[': what follows, up to its '{closer}', is read as \
-                     part of it and left out with this game"
+                     with '[': what follows, up to {upto}, is read as part \
+                     of it and left out with this game"
                 )
             } else {
                 format!("unterminated {what}")
             }
         };
         if let Some((open, _)) = game.brace {
-            let message = unclosed("comment", '}');
+            let message = unclosed("comment", "the '}' that balances it");
             game.fail(input, open, message);
         }
         if game.depth > 0 {
-            let (at, message) = (game.var_start, unclosed("variation", ')'));
+            let (at, message) =
+                (game.var_start, unclosed("variation", "its ')'"));
             game.fail(input, at, message);
         }
         if game.numbered {
@@ -531,15 +567,17 @@ impl<S: Sink> Game<S> {
     /// Its start moves there, with its line's number (for the messages
     /// about it that come later), so that however long it runs (a file
     /// that is no PGN is one such game) it keeps no more than a block of
-    /// the input. `None` for any other game; for one that a tool writes
-    /// when it fails (`kpgn-check -v`); and while a comment or variation
-    /// is open, whose start the game's rest names ([`Core::open`]).
+    /// the input; so do the rest of a game, and a comment read to the
+    /// `}` that balances it (its line kept for the messages). `None` for
+    /// any other game; for one that a tool writes when it fails
+    /// (`kpgn-check -v`); and while a variation or a comment read to its
+    /// first `}` is open, whose start the game's rest names
+    /// ([`Core::open`]).
     fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let core = &mut self.core;
         let may = core.failed
-            && core.carried.is_none()
             && core.phase == Phase::Movetext
-            && core.brace.is_none()
+            && (core.brace.is_none() || core.nest > 0)
             && core.depth == 0
             && pos > core.start
             && !self.sink.writes_failing();
@@ -548,6 +586,14 @@ impl<S: Sink> Game<S> {
         }
         if S::AS_READ && core.tags.is_none() {
             core.tags = Some(starts_with_tag(&input[..pos], core.start));
+        }
+        if let Some((open, from)) = core.brace {
+            // A comment read to its balancing `}` may run to the end of
+            // the input: its line is kept, its bytes go.
+            if core.brace_line.is_none() {
+                core.brace_line = Some(core.line_of(input, open));
+            }
+            core.brace = Some((pos, from.max(pos)));
         }
         core.start_line = core.line_of(input, pos);
         core.start = pos;
@@ -651,8 +697,13 @@ impl<S: Sink> Game<S> {
         // Where a line that starts with `[` ends the movetext.
         let mut limit = lex::bracket_line(input, i, whole).unwrap_or(whole);
         if let Some((open, from)) = self.core.brace {
-            match self.close_comment(input, open, from, &mut limit, whole, out)
-            {
+            let closed = match self.core.nest {
+                0 => self
+                    .close_comment(input, open, from, &mut limit, whole, out),
+                nest => self
+                    .close_nested(input, open, from, nest, &mut limit, whole),
+            };
+            match closed {
                 Ok(next) => i = next,
                 Err(stop) => return (whole, stop),
             }
@@ -782,8 +833,9 @@ impl<S: Sink> Game<S> {
     /// to `whole`: where reading goes on after it. Stops the game when it
     /// does not close in what was read (`More`), or when a line of tag
     /// pairs comes first (`Boundary`: the next game starts there, and
-    /// this one has an unterminated comment). `limit` is the next line
-    /// that starts with `[`, moved on past the lines of the comment.
+    /// this one has an unterminated comment, which its rest reads on to
+    /// the `}` that balances it). `limit` is the next line that starts
+    /// with `[`, moved on past the lines of the comment.
     #[inline(always)]
     fn close_comment(
         &mut self,
@@ -809,25 +861,88 @@ impl<S: Sink> Game<S> {
             return Err(Stop::More);
         };
         self.core.brace = None;
-        // The end of a comment that the game before left open: from
-        // `open` on, with no `{` there.
+        // The end of a comment that the game before left open, read to
+        // its first `}` (its own reader's): from `open` on, with no `{`
+        // there.
         let rest = self.core.carried.is_some() && open == self.core.start;
         // PGN comments do not nest: a `{` inside one says that a `}` was
-        // lost before it, and what follows, read as part of the comment
-        // (the opponent's move, attempts and comment, in one of the
-        // player's that is kept), would be written as it is.
+        // lost before it, or that the comment quotes braces or games of
+        // its own; either way what follows its first `}` may be comment
+        // (the opponent's text, a game quoted in it): unless it is the
+        // reader's own ([`Sink::own`]), it is read on to the `}` that
+        // balances it. The game fails.
         let inner = if rest { open } else { open + 1 };
         if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
-            let message = "'{' inside a comment: a '}' may have been lost \
-                           before it, and what follows it read as part of \
-                           the comment";
-            self.core.fail(input, inner + j, message.into());
+            if rest || self.own_comment() {
+                let message = "'{' inside a comment: a '}' may have been \
+                               lost before it, and what follows it read as \
+                               part of the comment";
+                self.core.fail(input, inner + j, message.into());
+            } else {
+                let message = "'{' inside a comment: a '}' may have been \
+                               lost before it, or the comment quotes braces \
+                               of its own, so it is read on to the '}' that \
+                               balances it, and left out with this game";
+                self.core.fail(input, inner + j, message.into());
+                return self.close_nested(input, open, inner, 1, limit, whole);
+            }
         }
         if rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
         Ok(close)
+    }
+
+    /// Whether the comment open is the reader's own ([`Sink::own`]).
+    fn own_comment(&self) -> bool {
+        self.core.depth == 0 && self.sink.own(self.core.owner)
+    }
+
+    /// The comment opened at `open`, read to the `}` that balances it
+    /// (`nest` of them open at `from`; [`lex::balance`]), in a game that
+    /// failed or the rest of one, which leave no output: where reading
+    /// goes on after it, or the stop, as [`Game::close_comment`] says.
+    /// `from` is where reading goes on in it: a line start, or within
+    /// the line the comment opened in (which no `[` starts).
+    #[cold]
+    #[inline(never)]
+    fn close_nested(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        mut from: usize,
+        mut nest: u32,
+        limit: &mut usize,
+        whole: usize,
+    ) -> Result<usize, Stop> {
+        let mut line_start = from == self.core.start
+            || (from > 0 && lex::ends_line(input, from - 1));
+        while from < whole {
+            let (end, next) = line_end(input, from, whole);
+            let bracket =
+                line_start && lex::starts_with_bracket(&input[from..end]);
+            if bracket && lex::is_tag_line(&input[from..end]) {
+                self.core.nest = nest;
+                self.core.brace = Some((open, from));
+                return Err(Stop::Boundary(from));
+            }
+            match lex::balance(&input[from..end], nest, bracket) {
+                Ok(j) => {
+                    self.core.nest = 0;
+                    self.core.brace = None;
+                    let after = line_end(input, from + j, whole).1;
+                    *limit = lex::bracket_line(input, after, whole)
+                        .unwrap_or(whole);
+                    return Ok(from + j);
+                }
+                Err(depth) => nest = depth,
+            }
+            (from, line_start) = (next, true);
+        }
+        self.core.nest = nest;
+        self.core.brace = Some((open, whole));
+        Err(Stop::More)
     }
 
     /// The comment that opens at `open`: where reading goes on after it,
@@ -1438,6 +1553,8 @@ fn any_line_end(input: &[u8], from: usize, upto: usize) -> (usize, usize) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Carry {
     brace: bool,
+    /// How many `{` are open in that comment (as [`Core`]'s `nest`).
+    nest: u32,
     depth: u32,
     /// The line where what is open was opened.
     line: u64,
@@ -1520,6 +1637,9 @@ pub struct Reader<S> {
     /// opened.
     brace: bool,
     brace_line: u64,
+    /// How many `{` are open in that comment, which is read to the `}`
+    /// that balances its first.
+    brace_nest: u32,
     /// What the last game left open, if it did.
     carry: Option<Carry>,
     /// The lines end before a line that starts with `[`, where the input
@@ -1553,6 +1673,7 @@ impl<S: Sink> Reader<S> {
             warned: false,
             brace: false,
             brace_line: 0,
+            brace_nest: 0,
             carry: None,
             cut_end: false,
             before: 0,
@@ -1876,6 +1997,7 @@ impl<S: Sink> Reader<S> {
         self.brace = false;
         Carry {
             brace: true,
+            nest: std::mem::take(&mut self.brace_nest),
             depth: 0,
             line: self.brace_line,
             from_rest: false,
@@ -1915,7 +2037,18 @@ impl<S: Sink> Reader<S> {
             let core = &mut game.core;
             core.phase = Phase::Movetext;
             core.carried = Some(carry.line);
+            // Nothing of it is written or judged (its game's fault was
+            // reported), and its bytes go as read ([`Game::let_go`]).
+            core.failed = true;
             core.brace = carry.brace.then_some((next, next));
+            if carry.brace && carry.nest > 0 {
+                // Read to the `}` that balances it, with each `{` of the
+                // line that cut it (a `}` there closes nothing).
+                let cut = &input[start..next];
+                let inner = memchr::memchr_iter(b'{', cut).count();
+                let inner = u32::try_from(inner).unwrap_or(!0);
+                core.nest = carry.nest.saturating_add(inner);
+            }
             core.depth = carry.depth;
             core.var_start = next;
             game.sink.start(next, out);
@@ -1983,7 +2116,22 @@ impl<S: Sink> Reader<S> {
     fn game_in(&mut self, content: &[u8], line: u64) -> Option<usize> {
         let mut i = 0;
         if self.brace {
-            i = lex::find(b'}', content)? + 1;
+            // After a game left open, read to the `}` that balances its
+            // `{`, like a game's comment that holds one: it may be that
+            // game's.
+            let nest = self.brace_nest;
+            i = if nest == 0 {
+                lex::find(b'}', content)? + 1
+            } else {
+                let bracket = lex::starts_with_bracket(content);
+                match lex::balance(content, nest, bracket) {
+                    Ok(j) => j,
+                    Err(nest) => {
+                        self.brace_nest = nest;
+                        return None;
+                    }
+                }
+            };
             self.brace = false;
         } else if content.first() == Some(&b'%') {
             return None;
@@ -1993,14 +2141,23 @@ impl<S: Sink> Reader<S> {
             i = lex::skip_space(content, i, content.len());
             match content.get(i) {
                 None | Some(b';') => return None,
-                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
-                    Some(j) => i += j + 2,
-                    None => {
-                        self.brace = true;
-                        self.brace_line = line;
-                        return None;
+                Some(b'{') => {
+                    let text = &content[i + 1..];
+                    let closed = if self.open {
+                        lex::balance(text, 1, false)
+                    } else {
+                        lex::find(b'}', text).map(|j| j + 1).ok_or(0)
+                    };
+                    match closed {
+                        Ok(j) => i += j + 1,
+                        Err(nest) => {
+                            self.brace = true;
+                            self.brace_nest = nest;
+                            self.brace_line = line;
+                            return None;
+                        }
                     }
-                },
+                }
                 Some(_) => return Some(skip),
             }
         }
@@ -2062,7 +2219,8 @@ impl<S: Sink> Reader<S> {
     ) {
         self.in_game = false;
         let input = &input[..end];
-        self.carry = self.game.core.open(input);
+        let own = self.game.own_comment();
+        self.carry = self.game.core.open(input, own);
         let rest = self.game.core.carried.is_some();
         let tags = S::AS_READ && self.tags_then_open(input, end);
         let (result, mut written) = self.game.finish(input, end, cut, out);
