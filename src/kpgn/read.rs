@@ -56,8 +56,8 @@ pub const OUT_BUFFER: usize = 64 * 1024;
 /// open ([`Reader::open`]).
 const IN_OUTSIDE: &str = "a line of tag pairs inside a comment after a game \
      that failed, or that ends without a termination marker: the comment \
-     may be that game's, so what follows, up to the '}' that balances it, \
-     is read as part of it and left out";
+     may be that game's, so what follows, up to its '}', is read as part \
+     of it and left out";
 
 /// How much input is read at a time.
 pub(super) const BLOCK: usize = 64 * 1024;
@@ -238,12 +238,10 @@ pub(crate) trait Sink {
         false
     }
     /// Whether a comment of `owner`'s (`None`: no move's, or in a
-    /// variation) is the sink's own reader's, whose text it may show:
-    /// such a comment that holds a `{` or that a line of tag pairs cuts
-    /// is read to its first `}`, as PGN has it (a `}` lost costs one
-    /// game); any other is read to the `}` that balances it, for what it
-    /// holds may be the opponent's, a game quoted in it too (the
-    /// referee's, whose output the filter may read, are all such).
+    /// variation) is the sink's own reader's, whose text it may show. Any
+    /// other that holds a `{` or that a line of tag pairs cuts may quote
+    /// games, the opponent's text ([`Quote`]); the referee's, whose output
+    /// the filter may read, are all such.
     fn own(&self, _owner: Option<Side>) -> bool {
         false
     }
@@ -270,9 +268,9 @@ pub(crate) struct Core {
     pub phase: Phase,
     /// The first thing wrong, which makes the game leave no output.
     pub error: Option<Diagnostic>,
-    /// `error` was set, or this is the rest of a game (`carried`): a
-    /// flag that the paths taken at every ply test (more cheaply than the
-    /// `Option`), which stays set when `finish` takes the error.
+    /// `error` was set: a flag that the paths taken at every ply test
+    /// (more cheaply than the `Option`), which stays set when `finish`
+    /// takes the error.
     pub failed: bool,
     /// Whether it has a tag pair or a move: text with neither is no game.
     pub is_game: bool,
@@ -282,13 +280,6 @@ pub(crate) struct Core {
     /// An open `{` comment: where it starts, and where to search on for
     /// its `}`.
     brace: Option<(usize, usize)>,
-    /// How many `{` are open in that comment when it is read to the `}`
-    /// that balances its first ([`Game::close_nested`]); 0 when it is
-    /// read to its first `}`.
-    nest: u32,
-    /// The line where that comment opened, once its `{` was let go
-    /// ([`Game::let_go`]).
-    brace_line: Option<u64>,
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
@@ -317,6 +308,9 @@ pub(crate) struct Core {
     /// Whether the game starts with a tag pair, once the bytes of its
     /// start were let go ([`Game::let_go`]).
     tags: Option<bool>,
+    /// It starts inside a comment that may quote it ([`Quote`]), opened
+    /// at this line: it is not written.
+    quoted: Option<u64>,
 }
 
 impl Core {
@@ -332,8 +326,6 @@ impl Core {
             filtered: None,
             filtered_tag: false,
             brace: None,
-            nest: 0,
-            brace_line: None,
             depth: 0,
             var_start: 0,
             terminated: false,
@@ -348,43 +340,29 @@ impl Core {
             fen: None,
             setup_zero: None,
             tags: None,
+            quoted: None,
         }
     }
 
-    /// What the game leaves open if it ends at the end of `input`; `own`:
-    /// the comment open is the reader's own ([`Sink::own`]).
-    fn open(&self, input: &[u8], own: bool) -> Option<Carry> {
+    /// What the game leaves open if it ends here.
+    fn open(&self, input: &[u8]) -> Option<Carry> {
         if self.brace.is_none() && self.depth == 0 {
             return None;
         }
-        let nest = match self.brace {
-            // Read to its first `}` so far, with none: every `{` since
-            // `open` is open, and its rest reads on to the `}` that
-            // balances the first, unless it is the reader's own.
-            Some((open, _)) if self.nest == 0 && !own => {
-                let n = memchr::memchr_iter(b'{', &input[open..]).count();
-                u32::try_from(n).unwrap_or(!0)
+        let line = self.carried.unwrap_or_else(|| match self.brace {
+            Some((open, _)) if self.depth == 0 || open < self.var_start => {
+                self.line_of(input, open)
             }
-            _ => self.nest,
-        };
-        let line = self.carried.or(self.brace_line).unwrap_or_else(|| {
-            match self.brace {
-                Some((open, _))
-                    if self.depth == 0 || open < self.var_start =>
-                {
-                    self.line_of(input, open)
-                }
-                _ => self.line_of(input, self.var_start),
-            }
+            _ => self.line_of(input, self.var_start),
         });
         Some(Carry {
             brace: self.brace.is_some(),
-            nest,
             depth: self.depth,
             line,
             from_rest: self.carried.is_some(),
             next_input: false,
             outside: false,
+            quote: None,
         })
     }
 
@@ -448,6 +426,8 @@ impl Core {
 struct Game<S> {
     core: Core,
     sink: S,
+    /// A comment that may quote games, read beside the game's reading.
+    quote: Option<Quote>,
 }
 
 impl<S: Sink> Game<S> {
@@ -509,24 +489,23 @@ impl<S: Sink> Game<S> {
             return (Ok(false), wrote);
         }
         let cut_line = cut.then(|| game.line_of(input, end));
-        let unclosed = |what: &str, upto: &str| {
+        let unclosed = |what: &str, closer: char| {
             if let Some(line) = cut_line {
                 format!(
                     "{what} not closed before line {line}, which starts \
-                     with '[': what follows, up to {upto}, is read as part \
-                     of it and left out with this game"
+                     with '[': what follows, up to its '{closer}', is read as \
+                     part of it and left out with this game"
                 )
             } else {
                 format!("unterminated {what}")
             }
         };
         if let Some((open, _)) = game.brace {
-            let message = unclosed("comment", "the '}' that balances it");
+            let message = unclosed("comment", '}');
             game.fail(input, open, message);
         }
         if game.depth > 0 {
-            let (at, message) =
-                (game.var_start, unclosed("variation", "its ')'"));
+            let (at, message) = (game.var_start, unclosed("variation", ')'));
             game.fail(input, at, message);
         }
         if game.numbered {
@@ -567,17 +546,15 @@ impl<S: Sink> Game<S> {
     /// Its start moves there, with its line's number (for the messages
     /// about it that come later), so that however long it runs (a file
     /// that is no PGN is one such game) it keeps no more than a block of
-    /// the input; so do the rest of a game, and a comment read to the
-    /// `}` that balances it (its line kept for the messages). `None` for
-    /// any other game; for one that a tool writes when it fails
-    /// (`kpgn-check -v`); and while a variation or a comment read to its
-    /// first `}` is open, whose start the game's rest names
-    /// ([`Core::open`]).
+    /// the input. `None` for any other game; for one that a tool writes
+    /// when it fails (`kpgn-check -v`); and while a comment or variation
+    /// is open, whose start the game's rest names ([`Core::open`]).
     fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let core = &mut self.core;
         let may = core.failed
+            && core.carried.is_none()
             && core.phase == Phase::Movetext
-            && (core.brace.is_none() || core.nest > 0)
+            && core.brace.is_none()
             && core.depth == 0
             && pos > core.start
             && !self.sink.writes_failing();
@@ -587,17 +564,66 @@ impl<S: Sink> Game<S> {
         if S::AS_READ && core.tags.is_none() {
             core.tags = Some(starts_with_tag(&input[..pos], core.start));
         }
-        if let Some((open, from)) = core.brace {
-            // A comment read to its balancing `}` may run to the end of
-            // the input: its line is kept, its bytes go.
-            if core.brace_line.is_none() {
-                core.brace_line = Some(core.line_of(input, open));
-            }
-            core.brace = Some((pos, from.max(pos)));
-        }
         core.start_line = core.line_of(input, pos);
         core.start = pos;
         Some(pos)
+    }
+
+    /// A `{` at `at` inside the comment opened at `open` (`rest`: the
+    /// comment a game's rest starts in, whose `{` stands before it): the
+    /// game fails, and unless the comment is the reader's own it may
+    /// quote games ([`Quote`]).
+    #[cold]
+    fn brace_inside(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        at: usize,
+        rest: bool,
+    ) {
+        let message = "'{' inside a comment: a '}' may have been lost before \
+                       it, and what follows it read as part of the comment";
+        self.core.fail(input, at, message.into());
+        if !rest && !self.own_comment() {
+            let line = self.core.line_of(input, open);
+            self.quote_from(input, open + 1, false, line);
+        }
+    }
+
+    /// Whether the comment open is the reader's own ([`Sink::own`]).
+    fn own_comment(&self) -> bool {
+        self.core.depth == 0 && self.sink.own(self.core.owner)
+    }
+
+    /// A comment that may quote games opened at `at - 1`, on the line
+    /// `line` (`bracket`: one that starts with `[`): read on to the `}`
+    /// that balances it, unless one read already runs past `at`.
+    #[cold]
+    fn quote_from(
+        &mut self,
+        input: &[u8],
+        at: usize,
+        bracket: bool,
+        line: u64,
+    ) {
+        if let Some(quote) = &mut self.quote {
+            if quote.read_to(input, at) {
+                return;
+            }
+        }
+        let (depth, line_start) = (1, false);
+        self.quote = Some(Quote { depth, line, at, line_start, bracket });
+    }
+
+    /// The line where the comment that may quote games opened, if one is
+    /// open at `at`.
+    fn quoted_at(&mut self, input: &[u8], at: usize) -> Option<u64> {
+        let quote = self.quote.as_mut()?;
+        if quote.read_to(input, at) {
+            return Some(quote.line);
+        }
+        self.quote = None;
+        None
     }
 
     // ---- the tag section ----
@@ -697,13 +723,8 @@ impl<S: Sink> Game<S> {
         // Where a line that starts with `[` ends the movetext.
         let mut limit = lex::bracket_line(input, i, whole).unwrap_or(whole);
         if let Some((open, from)) = self.core.brace {
-            let closed = match self.core.nest {
-                0 => self
-                    .close_comment(input, open, from, &mut limit, whole, out),
-                nest => self
-                    .close_nested(input, open, from, nest, &mut limit, whole),
-            };
-            match closed {
+            match self.close_comment(input, open, from, &mut limit, whole, out)
+            {
                 Ok(next) => i = next,
                 Err(stop) => return (whole, stop),
             }
@@ -833,9 +854,8 @@ impl<S: Sink> Game<S> {
     /// to `whole`: where reading goes on after it. Stops the game when it
     /// does not close in what was read (`More`), or when a line of tag
     /// pairs comes first (`Boundary`: the next game starts there, and
-    /// this one has an unterminated comment, which its rest reads on to
-    /// the `}` that balances it). `limit` is the next line that starts
-    /// with `[`, moved on past the lines of the comment.
+    /// this one has an unterminated comment). `limit` is the next line
+    /// that starts with `[`, moved on past the lines of the comment.
     #[inline(always)]
     fn close_comment(
         &mut self,
@@ -861,88 +881,22 @@ impl<S: Sink> Game<S> {
             return Err(Stop::More);
         };
         self.core.brace = None;
-        // The end of a comment that the game before left open, read to
-        // its first `}` (its own reader's): from `open` on, with no `{`
-        // there.
+        // The end of a comment that the game before left open: from
+        // `open` on, with no `{` there.
         let rest = self.core.carried.is_some() && open == self.core.start;
         // PGN comments do not nest: a `{` inside one says that a `}` was
-        // lost before it, or that the comment quotes braces or games of
-        // its own; either way what follows its first `}` may be comment
-        // (the opponent's text, a game quoted in it): unless it is the
-        // reader's own ([`Sink::own`]), it is read on to the `}` that
-        // balances it. The game fails.
+        // lost before it, and what follows, read as part of the comment
+        // (the opponent's move, attempts and comment, in one of the
+        // player's that is kept), would be written as it is.
         let inner = if rest { open } else { open + 1 };
         if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
-            if rest || self.own_comment() {
-                let message = "'{' inside a comment: a '}' may have been \
-                               lost before it, and what follows it read as \
-                               part of the comment";
-                self.core.fail(input, inner + j, message.into());
-            } else {
-                let message = "'{' inside a comment: a '}' may have been \
-                               lost before it, or the comment quotes braces \
-                               of its own, so it is read on to the '}' that \
-                               balances it, and left out with this game";
-                self.core.fail(input, inner + j, message.into());
-                return self.close_nested(input, open, inner, 1, limit, whole);
-            }
+            self.brace_inside(input, open, inner + j, rest);
         }
         if rest {
             return Ok(close);
         }
         self.comment(input, open..close, out);
         Ok(close)
-    }
-
-    /// Whether the comment open is the reader's own ([`Sink::own`]).
-    fn own_comment(&self) -> bool {
-        self.core.depth == 0 && self.sink.own(self.core.owner)
-    }
-
-    /// The comment opened at `open`, read to the `}` that balances it
-    /// (`nest` of them open at `from`; [`lex::balance`]), in a game that
-    /// failed or the rest of one, which leave no output: where reading
-    /// goes on after it, or the stop, as [`Game::close_comment`] says.
-    /// `from` is where reading goes on in it: a line start, or within
-    /// the line the comment opened in (which no `[` starts).
-    #[cold]
-    #[inline(never)]
-    fn close_nested(
-        &mut self,
-        input: &[u8],
-        open: usize,
-        mut from: usize,
-        mut nest: u32,
-        limit: &mut usize,
-        whole: usize,
-    ) -> Result<usize, Stop> {
-        let mut line_start = from == self.core.start
-            || (from > 0 && lex::ends_line(input, from - 1));
-        while from < whole {
-            let (end, next) = line_end(input, from, whole);
-            let bracket =
-                line_start && lex::starts_with_bracket(&input[from..end]);
-            if bracket && lex::is_tag_line(&input[from..end]) {
-                self.core.nest = nest;
-                self.core.brace = Some((open, from));
-                return Err(Stop::Boundary(from));
-            }
-            match lex::balance(&input[from..end], nest, bracket) {
-                Ok(j) => {
-                    self.core.nest = 0;
-                    self.core.brace = None;
-                    let after = line_end(input, from + j, whole).1;
-                    *limit = lex::bracket_line(input, after, whole)
-                        .unwrap_or(whole);
-                    return Ok(from + j);
-                }
-                Err(depth) => nest = depth,
-            }
-            (from, line_start) = (next, true);
-        }
-        self.core.nest = nest;
-        self.core.brace = Some((open, whole));
-        Err(Stop::More)
     }
 
     /// The comment that opens at `open`: where reading goes on after it,
@@ -1553,8 +1507,6 @@ fn any_line_end(input: &[u8], from: usize, upto: usize) -> (usize, usize) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Carry {
     brace: bool,
-    /// How many `{` are open in that comment (as [`Core`]'s `nest`).
-    nest: u32,
     depth: u32,
     /// The line where what is open was opened.
     line: u64,
@@ -1567,6 +1519,9 @@ pub struct Carry {
     /// ([`Reader::open`]), which may be that game's: a line of tag pairs
     /// in it starts no game.
     outside: bool,
+    /// A comment that may quote games ([`Quote`]) open, as many `{` in
+    /// it, opened at this line: no game before its `}` is written.
+    quote: Option<(u32, u64)>,
 }
 
 impl Carry {
@@ -1580,6 +1535,18 @@ impl Carry {
         // An input that holds nothing of it, empty, says nothing more.
         self.from_rest = false;
         self.next_input = true;
+        if let Some((_, line)) = &mut self.quote {
+            *line = 1;
+            if !self.brace && self.depth == 0 {
+                return Diagnostic::error(
+                    1,
+                    "the comment that the input before leaves open, which \
+                     may quote games, runs on into this one: no game is \
+                     written before the '}' that balances it (join the \
+                     inputs with cat to read them as one)",
+                );
+            }
+        }
         let (what, close) =
             if self.brace { ("comment", '}') } else { ("variation", ')') };
         Diagnostic::error(
@@ -1610,6 +1577,59 @@ impl Carry {
     }
 }
 
+/// A comment that may quote games: one that is not the reader's own
+/// ([`Sink::own`]) and that holds a `{` or that a line of tag pairs cuts,
+/// or one outside games after a game left open ([`Reader::open`]).
+///
+/// PGN ends a comment at its first `}`, and so does the reader; but such
+/// a comment may quote braces or whole games of its own (`{(:) my plan
+/// {see below} then`, a line of tag pairs, a game, `}`), and a game read
+/// from it would show the opponent's text as tags and moves. So it is
+/// read a second time, beside the first, on to the `}` that balances its
+/// first `{` ([`lex::balance`]: every `{` counts, a `}` in a line that
+/// starts with `[` closes nothing), and no game that starts before that
+/// `}` is written. Where the games start and end is what it was: this
+/// reading only leaves games out, so it can show nothing that the first
+/// did not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Quote {
+    /// How many `{` are open.
+    depth: u32,
+    /// The line where the comment opened.
+    line: u64,
+    /// Where reading goes on, and whether that is a line start.
+    at: usize,
+    line_start: bool,
+    /// The line of `at` starts with `[`.
+    bracket: bool,
+}
+
+impl Quote {
+    /// Reads on up to `upto` (a line start, or the end of the input):
+    /// false once the comment closed.
+    fn read_to(&mut self, input: &[u8], upto: usize) -> bool {
+        while self.at < upto {
+            if self.line_start {
+                let first = lex::skip_space(input, self.at, upto);
+                self.bracket = input.get(first) == Some(&b'[') && first < upto;
+            }
+            let (end, next) = line_end(input, self.at, upto);
+            let text = &input[self.at..end];
+            match lex::balance(text, self.depth, self.bracket) {
+                Ok(_) => return false,
+                Err(depth) => self.depth = depth,
+            }
+            (self.at, self.line_start) = (next, next > end);
+        }
+        true
+    }
+
+    /// The input lost its first `n` bytes, which were read.
+    fn rebase(&mut self, n: usize) {
+        self.at -= n;
+    }
+}
+
 /// Reading the games of one input, or of one batch of its lines, into a
 /// sink.
 #[derive(Debug)]
@@ -1637,9 +1657,6 @@ pub struct Reader<S> {
     /// opened.
     brace: bool,
     brace_line: u64,
-    /// How many `{` are open in that comment, which is read to the `}`
-    /// that balances its first.
-    brace_nest: u32,
     /// What the last game left open, if it did.
     carry: Option<Carry>,
     /// The lines end before a line that starts with `[`, where the input
@@ -1651,6 +1668,10 @@ pub struct Reader<S> {
     /// before it, or may be the rest of the game before it
     /// ([`Reader::open`]).
     open: bool,
+    /// A game that a comment may quote ([`Quote`]) was left out since the
+    /// last game written: a game without tags now would be read as part
+    /// of the one written before it.
+    quoted_out: bool,
 }
 
 // The sinks are the crate's own (the filter, the referee): the trait is
@@ -1665,7 +1686,7 @@ impl<S: Sink> Reader<S> {
             pos: 0,
             whole: 0,
             known: (0, 1),
-            game: Game { core: Core::new(0, 1), sink },
+            game: Game { core: Core::new(0, 1), sink, quote: None },
             in_game: false,
             passed: 0,
             failed: 0,
@@ -1673,11 +1694,11 @@ impl<S: Sink> Reader<S> {
             warned: false,
             brace: false,
             brace_line: 0,
-            brace_nest: 0,
             carry: None,
             cut_end: false,
             before: 0,
             open: false,
+            quoted_out: false,
         }
     }
 
@@ -1725,7 +1746,7 @@ impl<S: Sink> Reader<S> {
     /// For either: also whether a comment is open in text outside games
     /// (its rest, in the next input, may look like a game without tags).
     pub fn open(&self) -> bool {
-        self.open || self.brace
+        self.open || self.brace || self.quoted_out
     }
 
     /// The lines to read follow an input whose games end as
@@ -1738,6 +1759,10 @@ impl<S: Sink> Reader<S> {
     /// `carry` open: their first line is the one that ended it.
     pub fn carry_on(&mut self, carry: Option<Carry>) {
         self.carry = carry;
+        self.game.quote = carry.and_then(|c| c.quote).map(|(depth, line)| {
+            let (at, line_start, bracket) = (0, true, false);
+            Quote { depth, line, at, line_start, bracket }
+        });
     }
 
     /// The sink.
@@ -1874,6 +1899,13 @@ impl<S: Sink> Reader<S> {
             self.game.core.start
         };
         if keep > 0 {
+            if let Some(quote) = &mut self.game.quote {
+                if quote.read_to(&self.input, keep) {
+                    quote.rebase(keep);
+                } else {
+                    self.game.quote = None;
+                }
+            }
             line_at(&mut self.known, &self.input, keep);
             self.input.copy_within(keep..self.end, 0);
             self.end -= keep;
@@ -1986,6 +2018,23 @@ impl<S: Sink> Reader<S> {
             // in the comment, as one stream would.
             self.carry = Some(self.outside_carry());
         }
+        // So does a comment that may quote games.
+        if let Some(quote) = &mut self.game.quote {
+            if quote.read_to(input, self.end) {
+                let carry = self.carry.get_or_insert(Carry {
+                    brace: false,
+                    depth: 0,
+                    line: quote.line,
+                    from_rest: false,
+                    next_input: false,
+                    outside: false,
+                    quote: None,
+                });
+                carry.quote = Some((quote.depth, quote.line));
+            } else {
+                self.game.quote = None;
+            }
+        }
     }
 
     /// The comment open outside games after a game left open, as what
@@ -1997,12 +2046,12 @@ impl<S: Sink> Reader<S> {
         self.brace = false;
         Carry {
             brace: true,
-            nest: std::mem::take(&mut self.brace_nest),
             depth: 0,
             line: self.brace_line,
             from_rest: false,
             next_input: false,
             outside: true,
+            quote: None,
         }
     }
 
@@ -2016,7 +2065,9 @@ impl<S: Sink> Reader<S> {
     ) {
         let start = self.pos;
         let (end, next) = line_end(input, start, self.whole);
-        if let Some(carry) = self.carry.take() {
+        let carry = self.carry.take();
+        // Only a comment that may quote games: its reading goes on.
+        if let Some(carry) = carry.filter(|c| c.brace || c.depth > 0) {
             // The line that cut a game with something open: it is part of
             // what was open, and the rest of the game follows it. In the
             // next input, what the last one left open goes on from its
@@ -2037,18 +2088,7 @@ impl<S: Sink> Reader<S> {
             let core = &mut game.core;
             core.phase = Phase::Movetext;
             core.carried = Some(carry.line);
-            // Nothing of it is written or judged (its game's fault was
-            // reported), and its bytes go as read ([`Game::let_go`]).
-            core.failed = true;
             core.brace = carry.brace.then_some((next, next));
-            if carry.brace && carry.nest > 0 {
-                // Read to the `}` that balances it, with each `{` of the
-                // line that cut it (a `}` there closes nothing).
-                let cut = &input[start..next];
-                let inner = memchr::memchr_iter(b'{', cut).count();
-                let inner = u32::try_from(inner).unwrap_or(!0);
-                core.nest = carry.nest.saturating_add(inner);
-            }
             core.depth = carry.depth;
             core.var_start = next;
             game.sink.start(next, out);
@@ -2078,7 +2118,7 @@ impl<S: Sink> Reader<S> {
             self.brace = false;
             Some(0)
         } else {
-            self.game_in(content, line)
+            self.game_in(input, start..end, line)
         };
         let Some(skip) = skip else {
             self.written = false;
@@ -2091,8 +2131,10 @@ impl<S: Sink> Reader<S> {
         self.in_game = true;
         self.warned = false;
         self.written = false;
+        let quoted = self.game.quoted_at(input, start);
         let game = &mut self.game;
         game.core = Core::new(start, line);
+        game.core.quoted = quoted;
         game.sink.start(start + skip, out);
         if skip > 0 {
             // A game that starts after a comment starts with movetext (and
@@ -2102,7 +2144,7 @@ impl<S: Sink> Reader<S> {
             let whole = self.whole;
             game.sink.movetext(&game.core, input, start + skip, whole, out);
         }
-        if !S::AS_READ && self.open && !tags {
+        if !S::AS_READ && (self.open || self.quoted_out) && !tags {
             self.rest_after_open(input, start);
         }
         self.pos = start + skip;
@@ -2113,25 +2155,16 @@ impl<S: Sink> Reader<S> {
     /// other than comments follows; `None` if the line holds only
     /// comments (or an escape line, or a `;` comment). `line` is its
     /// number, where a comment that it leaves open opened.
-    fn game_in(&mut self, content: &[u8], line: u64) -> Option<usize> {
+    fn game_in(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        line: u64,
+    ) -> Option<usize> {
+        let content = &input[span.clone()];
         let mut i = 0;
         if self.brace {
-            // After a game left open, read to the `}` that balances its
-            // `{`, like a game's comment that holds one: it may be that
-            // game's.
-            let nest = self.brace_nest;
-            i = if nest == 0 {
-                lex::find(b'}', content)? + 1
-            } else {
-                let bracket = lex::starts_with_bracket(content);
-                match lex::balance(content, nest, bracket) {
-                    Ok(j) => j,
-                    Err(nest) => {
-                        self.brace_nest = nest;
-                        return None;
-                    }
-                }
-            };
+            i = lex::find(b'}', content)? + 1;
             self.brace = false;
         } else if content.first() == Some(&b'%') {
             return None;
@@ -2141,23 +2174,29 @@ impl<S: Sink> Reader<S> {
             i = lex::skip_space(content, i, content.len());
             match content.get(i) {
                 None | Some(b';') => return None,
-                Some(b'{') => {
-                    let text = &content[i + 1..];
-                    let closed = if self.open {
-                        lex::balance(text, 1, false)
-                    } else {
-                        lex::find(b'}', text).map(|j| j + 1).ok_or(0)
-                    };
-                    match closed {
-                        Ok(j) => i += j + 1,
-                        Err(nest) => {
+                Some(b'{') if self.open => {
+                    // After a game left open: it may be that game's, and
+                    // quote games.
+                    let bracket = lex::starts_with_bracket(content);
+                    let at = span.start + i + 1;
+                    self.game.quote_from(input, at, bracket, line);
+                    match lex::find(b'}', &content[i + 1..]) {
+                        Some(j) => i += j + 2,
+                        None => {
                             self.brace = true;
-                            self.brace_nest = nest;
                             self.brace_line = line;
                             return None;
                         }
                     }
                 }
+                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
+                    Some(j) => i += j + 2,
+                    None => {
+                        self.brace = true;
+                        self.brace_line = line;
+                        return None;
+                    }
+                },
                 Some(_) => return Some(skip),
             }
         }
@@ -2173,7 +2212,7 @@ impl<S: Sink> Reader<S> {
         let tags = core
             .tags
             .unwrap_or_else(|| starts_with_tag(&input[..end], core.start));
-        let runs_in = self.open && !tags && core.is_game;
+        let runs_in = (self.open || self.quoted_out) && !tags && core.is_game;
         if runs_in && !invert && core.carried.is_none() {
             let message = "a game without tags after a game without a \
                            termination marker, after one that failed, or \
@@ -2219,11 +2258,20 @@ impl<S: Sink> Reader<S> {
     ) {
         self.in_game = false;
         let input = &input[..end];
-        let own = self.game.own_comment();
-        self.carry = self.game.core.open(input, own);
+        self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
+        if let Some((open, _)) = self.game.core.brace {
+            // A comment that a line of tag pairs (or the input's end) cut,
+            // not the reader's own, may quote games; that of a rest is the
+            // game's, which was.
+            let first = rest && open == self.game.core.start;
+            if !first && !self.game.own_comment() {
+                let line = self.game.core.line_of(input, open);
+                self.game.quote_from(input, open + 1, false, line);
+            }
+        }
         let tags = S::AS_READ && self.tags_then_open(input, end);
-        let (result, mut written) = self.game.finish(input, end, cut, out);
+        let (mut result, mut written) = self.game.finish(input, end, cut, out);
         let mut left_out = None;
         if S::AS_READ {
             let core = &self.game.core;
@@ -2263,6 +2311,30 @@ impl<S: Sink> Reader<S> {
             let failed = result.is_err() || rest;
             let ended = end > 0 && lex::ends_line(input, end - 1);
             self.open = !self.game.core.terminated || failed || !ended;
+        }
+        if let Some(line) = self.game.core.quoted {
+            // Left out, wherever it ended: where the games start and end
+            // is as if it were not.
+            if written {
+                out.truncate(self.game.sink.mark());
+                written = false;
+            }
+            if result == Ok(true) {
+                let at = self.line_of(input, self.game.core.start);
+                result = Err(Diagnostic::error(
+                    at,
+                    format!(
+                        "a game inside a comment that may quote it, opened \
+                         at line {line} (one that holds a '{{' or a line of \
+                         tag pairs, read on to the '}}' that balances its \
+                         first '{{'; only the player's own is read to its \
+                         first '}}'): left out"
+                    ),
+                ));
+            }
+            self.quoted_out = true;
+        } else if written {
+            self.quoted_out = false;
         }
         self.written = written;
         // The game's number, when it is one.
