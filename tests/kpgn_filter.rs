@@ -186,17 +186,17 @@ fn malformed_games_among_good_ones() {
         );
     // The game after the comment left open is its rest, up to the `}`
     // and on to the `*`: left out with it, never a game of its own. The
-    // opponent's comment may quote games: none is written before the `}`
-    // that balances it, which never comes.
+    // comment may quote games: none is written before the `}` that
+    // balances it, which never comes.
     let one =
         "[Event \"g\"]\n[Filtered \"white\"]\n1. e4 {(:)} ?? {(:0)} *\n\n";
     assert_eq!(out.out(), one.repeat(3));
-    // Black's own comment quotes nothing Black may not see: the game
-    // after its rest is written.
+    // The same for Black, whose own comment it is: a game after it could
+    // hold White's moves in a comment before its first move.
     let out = dir.command(TOOL).args(["-b", "in.pgn"]).run().code(2);
     let one =
         "[Event \"g\"]\n[Filtered \"black\"]\n1. ?? {(:0)} e5 {(:)} *\n\n";
-    assert_eq!(out.out(), one.repeat(4));
+    assert_eq!(out.out(), one.repeat(3));
 }
 
 /// A Kriegspiel comment wrapped across lines, as real files are: what is
@@ -1174,12 +1174,34 @@ fn a_comment_that_may_quote_games_is_read_to_the_brace_that_balances_it() {
         let checked = dir.command("kpgn-check").arg("g.pgn").run();
         assert!(!checked.out().contains("SECRET"), "{input}");
     }
-    // Black's own comment is read to its first `}`, as PGN has it: what
-    // Black quoted is Black's to see.
-    let dir = Dir::new("kpgn-quoted-own");
-    dir.create("g.pgn", &cases[0]);
-    let out = dir.command(TOOL).args(["-b", "g.pgn"]).run().code(2);
-    assert!(out.out().contains("[Event \"SECRET-1\"]"), "{}", out.out());
+    // Black's own comment is read so too (found by a review): after one
+    // that a `}` ends early, the game that a line of tag pairs starts may
+    // hold White's real moves in a `;` comment before its first move.
+    let own = format!(
+        "{a}x\n[B \"1\"]\n{{y}}\n[C \"1\"]\n;}} 2. Nf3 {{(:Bb5) WSECRET}} \
+         Nc6 {{(:)}} *\n\n{after}"
+    );
+    // Whose comment it is after a word that is no move, and a comment
+    // outside games after a game that passed (found by the same review).
+    let stale =
+        "[A \"1\"]\n\n1. e4 x {{}\n[B \"1\"]\n\n1. d4 {WSECRET} *\n}\n";
+    let outside = "[A \"1\"]\n\n1. e4 e5 *\n{WSECRET0 {x}\n[Q \"1\"]\n\n\
+                   1. d4 {WSECRET1} *\n}\n";
+    for input in [stale, outside] {
+        let dir = Dir::new("kpgn-quoted-stale");
+        dir.create("g.pgn", input);
+        let out = dir.command(TOOL).args(["-b", "g.pgn"]).run().code(2);
+        assert!(!out.out().contains("SECRET"), "{}", out.out());
+        let checked = dir.command("kpgn-check").arg("g.pgn").run();
+        assert!(!checked.out().contains("SECRET"), "{input}");
+    }
+    for input in [&cases[0], &own] {
+        let dir = Dir::new("kpgn-quoted-own");
+        dir.create("g.pgn", input);
+        let out = dir.command(TOOL).args(["-b", "g.pgn"]).run().code(2);
+        assert!(!out.out().contains("SECRET"), "{}", out.out());
+        assert!(out.out().contains("[Event \"B\"]"), "{}", out.out());
+    }
 }
 
 #[test]

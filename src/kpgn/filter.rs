@@ -781,10 +781,6 @@ impl Sink for Output<'_> {
         Ok(true)
     }
 
-    fn own(&self, owner: Option<Side>) -> bool {
-        owner == Some(self.config.player)
-    }
-
     fn drop_game(
         &mut self,
         _input: &[u8],

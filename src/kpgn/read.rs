@@ -237,14 +237,6 @@ pub(crate) trait Sink {
     fn writes_failing(&self) -> bool {
         false
     }
-    /// Whether a comment of `owner`'s (`None`: no move's, or in a
-    /// variation) is the sink's own reader's, whose text it may show. Any
-    /// other that holds a `{` or that a line of tag pairs cuts may quote
-    /// games, the opponent's text ([`Quote`]); the referee's, whose output
-    /// the filter may read, are all such.
-    fn own(&self, _owner: Option<Side>) -> bool {
-        false
-    }
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -571,8 +563,7 @@ impl<S: Sink> Game<S> {
 
     /// A `{` at `at` inside the comment opened at `open` (`rest`: the
     /// comment a game's rest starts in, whose `{` stands before it): the
-    /// game fails, and unless the comment is the reader's own it may
-    /// quote games ([`Quote`]).
+    /// game fails, and the comment may quote games ([`Quote`]).
     #[cold]
     fn brace_inside(
         &mut self,
@@ -584,25 +575,22 @@ impl<S: Sink> Game<S> {
         let message = "'{' inside a comment: a '}' may have been lost before \
                        it, and what follows it read as part of the comment";
         self.core.fail(input, at, message.into());
-        if !rest && !self.own_comment() {
+        if !rest {
             let line = self.core.line_of(input, open);
-            self.quote_from(input, open + 1, false, line);
+            self.quote_from(input, open + 1, 1, false, line);
         }
     }
 
-    /// Whether the comment open is the reader's own ([`Sink::own`]).
-    fn own_comment(&self) -> bool {
-        self.core.depth == 0 && self.sink.own(self.core.owner)
-    }
-
-    /// A comment that may quote games opened at `at - 1`, on the line
-    /// `line` (`bracket`: one that starts with `[`): read on to the `}`
-    /// that balances it, unless one read already runs past `at`.
+    /// A comment that may quote games, `depth` of its `{` open before
+    /// `at`, opened on the line `line` (`bracket`: the line of `at` starts
+    /// with `[`): read on to the `}` that balances it, unless one read
+    /// already runs past `at`.
     #[cold]
     fn quote_from(
         &mut self,
         input: &[u8],
         at: usize,
+        depth: u32,
         bracket: bool,
         line: u64,
     ) {
@@ -611,7 +599,7 @@ impl<S: Sink> Game<S> {
                 return;
             }
         }
-        let (depth, line_start) = (1, false);
+        let line_start = false;
         self.quote = Some(Quote { depth, line, at, line_start, bracket });
     }
 
@@ -1577,9 +1565,8 @@ impl Carry {
     }
 }
 
-/// A comment that may quote games: one that is not the reader's own
-/// ([`Sink::own`]) and that holds a `{` or that a line of tag pairs cuts,
-/// or one outside games after a game left open ([`Reader::open`]).
+/// A comment that may quote games: one that holds a `{`, or that a line
+/// of tag pairs cuts, in a game or outside games.
 ///
 /// PGN ends a comment at its first `}`, and so does the reader; but such
 /// a comment may quote braces or whole games of its own (`{(:) my plan
@@ -1590,7 +1577,9 @@ impl Carry {
 /// starts with `[` closes nothing), and no game that starts before that
 /// `}` is written. Where the games start and end is what it was: this
 /// reading only leaves games out, so it can show nothing that the first
-/// did not.
+/// did not. The player's own comments too: after one that ends early, a
+/// game that the next line of tag pairs starts could hold the opponent's
+/// real moves in a comment before its first move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Quote {
     /// How many `{` are open.
@@ -2013,10 +2002,18 @@ impl<S: Sink> Reader<S> {
     ) {
         if self.in_game {
             self.end_game(input, self.end, self.cut_end, out, report);
-        } else if self.brace && self.open && self.carry.is_none() {
-            // What follows these lines (the next batch, or input) goes on
-            // in the comment, as one stream would.
-            self.carry = Some(self.outside_carry());
+        } else if self.brace {
+            if self.cut_end {
+                // The next batch starts with a line of tag pairs, which
+                // cuts the comment, as in one stream.
+                let line = self.brace_line;
+                self.game.quote_from(input, self.end, 1, true, line);
+            }
+            if self.open && self.carry.is_none() {
+                // What follows these lines (the next batch, or input) goes
+                // on in the comment, as one stream would.
+                self.carry = Some(self.outside_carry());
+            }
         }
         // So does a comment that may quote games.
         if let Some(quote) = &mut self.game.quote {
@@ -2109,6 +2106,11 @@ impl<S: Sink> Reader<S> {
         let escape = !self.brace && content.first() == Some(&b'%');
         let tags = content.get(first) == Some(&b'[')
             && (!self.brace || lex::is_tag_line(content));
+        if tags && self.brace {
+            // A comment that a line of tag pairs cuts may quote games.
+            let comment = self.brace_line;
+            self.game.quote_from(input, start, 1, true, comment);
+        }
         if tags && self.brace && self.open {
             // Read again as what follows the game left open.
             self.carry = Some(self.outside_carry());
@@ -2164,7 +2166,15 @@ impl<S: Sink> Reader<S> {
         let content = &input[span.clone()];
         let mut i = 0;
         if self.brace {
-            i = lex::find(b'}', content)? + 1;
+            let close = lex::find(b'}', content);
+            let inside = &content[..close.unwrap_or(content.len())];
+            if let Some(k) = memchr::memchr(b'{', inside) {
+                // With the comment's `{` and this one open.
+                let bracket = lex::starts_with_bracket(content);
+                let at = span.start + k + 1;
+                self.game.quote_from(input, at, 2, bracket, self.brace_line);
+            }
+            i = close? + 1;
             self.brace = false;
         } else if content.first() == Some(&b'%') {
             return None;
@@ -2174,13 +2184,16 @@ impl<S: Sink> Reader<S> {
             i = lex::skip_space(content, i, content.len());
             match content.get(i) {
                 None | Some(b';') => return None,
-                Some(b'{') if self.open => {
-                    // After a game left open: it may be that game's, and
-                    // quote games.
-                    let bracket = lex::starts_with_bracket(content);
-                    let at = span.start + i + 1;
-                    self.game.quote_from(input, at, bracket, line);
-                    match lex::find(b'}', &content[i + 1..]) {
+                Some(b'{') => {
+                    let text = &content[i + 1..];
+                    let close = lex::find(b'}', text);
+                    let inside = &text[..close.unwrap_or(text.len())];
+                    if memchr::memchr(b'{', inside).is_some() {
+                        let bracket = lex::starts_with_bracket(content);
+                        let at = span.start + i + 1;
+                        self.game.quote_from(input, at, 1, bracket, line);
+                    }
+                    match close {
                         Some(j) => i += j + 2,
                         None => {
                             self.brace = true;
@@ -2189,14 +2202,6 @@ impl<S: Sink> Reader<S> {
                         }
                     }
                 }
-                Some(b'{') => match lex::find(b'}', &content[i + 1..]) {
-                    Some(j) => i += j + 2,
-                    None => {
-                        self.brace = true;
-                        self.brace_line = line;
-                        return None;
-                    }
-                },
                 Some(_) => return Some(skip),
             }
         }
@@ -2261,13 +2266,12 @@ impl<S: Sink> Reader<S> {
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
         if let Some((open, _)) = self.game.core.brace {
-            // A comment that a line of tag pairs (or the input's end) cut,
-            // not the reader's own, may quote games; that of a rest is the
-            // game's, which was.
+            // A comment that a line of tag pairs (or the input's end) cut
+            // may quote games; that of a rest is the game's, which was.
             let first = rest && open == self.game.core.start;
-            if !first && !self.game.own_comment() {
+            if !first {
                 let line = self.game.core.line_of(input, open);
-                self.game.quote_from(input, open + 1, false, line);
+                self.game.quote_from(input, open + 1, 1, false, line);
             }
         }
         let tags = S::AS_READ && self.tags_then_open(input, end);
@@ -2326,9 +2330,8 @@ impl<S: Sink> Reader<S> {
                     format!(
                         "a game inside a comment that may quote it, opened \
                          at line {line} (one that holds a '{{' or a line of \
-                         tag pairs, read on to the '}}' that balances its \
-                         first '{{'; only the player's own is read to its \
-                         first '}}'): left out"
+                         tag pairs is read on to the '}}' that balances its \
+                         first '{{'): left out"
                     ),
                 ));
             }
