@@ -272,6 +272,9 @@ pub(crate) struct Core {
     /// An open `{` comment: where it starts, and where to search on for
     /// its `}`.
     brace: Option<(usize, usize)>,
+    /// The line where that comment opened, once its `{` was let go
+    /// ([`Game::let_go`]).
+    brace_line: Option<u64>,
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
@@ -318,6 +321,7 @@ impl Core {
             filtered: None,
             filtered_tag: false,
             brace: None,
+            brace_line: None,
             depth: 0,
             var_start: 0,
             terminated: false,
@@ -341,11 +345,15 @@ impl Core {
         if self.brace.is_none() && self.depth == 0 {
             return None;
         }
-        let line = self.carried.unwrap_or_else(|| match self.brace {
-            Some((open, _)) if self.depth == 0 || open < self.var_start => {
-                self.line_of(input, open)
+        let line = self.carried.or(self.brace_line).unwrap_or_else(|| {
+            match self.brace {
+                Some((open, _))
+                    if self.depth == 0 || open < self.var_start =>
+                {
+                    self.line_of(input, open)
+                }
+                _ => self.line_of(input, self.var_start),
             }
-            _ => self.line_of(input, self.var_start),
         });
         Some(Carry {
             brace: self.brace.is_some(),
@@ -539,14 +547,14 @@ impl<S: Sink> Game<S> {
     /// about it that come later), so that however long it runs (a file
     /// that is no PGN is one such game) it keeps no more than a block of
     /// the input. `None` for any other game; for one that a tool writes
-    /// when it fails (`kpgn-check -v`); and while a comment or variation
-    /// is open, whose start the game's rest names ([`Core::open`]).
+    /// when it fails (`kpgn-check -v`); for the rest of a game; and while
+    /// a variation is open, whose start the game's rest names
+    /// ([`Core::open`]).
     fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
         let core = &mut self.core;
         let may = core.failed
             && core.carried.is_none()
             && core.phase == Phase::Movetext
-            && core.brace.is_none()
             && core.depth == 0
             && pos > core.start
             && !self.sink.writes_failing();
@@ -556,9 +564,34 @@ impl<S: Sink> Game<S> {
         if S::AS_READ && core.tags.is_none() {
             core.tags = Some(starts_with_tag(&input[..pos], core.start));
         }
+        if let Some((open, from)) = core.brace {
+            // A comment open: its line is kept (for what its game's rest
+            // names), its bytes go, what they held read
+            // ([`Game::brace_in`]).
+            if core.brace_line.is_none() {
+                core.brace_line = Some(core.line_of(input, open));
+            }
+            core.brace = Some((pos, from.max(pos)));
+        }
         core.start_line = core.line_of(input, pos);
         core.start = pos;
         Some(pos)
+    }
+
+    /// A `{` in `input[from..upto]`, inside the comment opened at `open`,
+    /// is an error ([`Game::brace_inside`]).
+    #[inline]
+    fn brace_in(
+        &mut self,
+        input: &[u8],
+        open: usize,
+        from: usize,
+        upto: usize,
+        rest: bool,
+    ) {
+        if let Some(j) = memchr::memchr(b'{', &input[from..upto]) {
+            self.brace_inside(input, open, from + j, rest);
+        }
     }
 
     /// A `{` at `at` inside the comment opened at `open` (`rest`: the
@@ -856,30 +889,32 @@ impl<S: Sink> Game<S> {
     ) -> Result<usize, Stop> {
         let close = lex::find(b'}', &input[from..whole]).map(|j| from + j + 1);
         let upto = close.unwrap_or(whole);
+        // The end of a comment that the game before left open: from
+        // `open` on, with no `{` there.
+        let rest = self.core.carried.is_some() && open == self.core.start;
+        let inner = if rest { open } else { open + 1 };
         while *limit < upto {
             let (end, next) = line_end(input, *limit, whole);
             if lex::is_tag_line(&input[*limit..end]) {
+                self.brace_in(input, open, from.max(inner), *limit, rest);
                 self.core.brace = Some((open, from));
                 return Err(Stop::Boundary(*limit));
             }
             *limit = lex::bracket_line(input, next, whole).unwrap_or(whole);
         }
         let Some(close) = close else {
+            // A `{` in what was read is an error now, wherever the
+            // comment ends (and a game that failed lets its bytes go).
+            self.brace_in(input, open, from.max(inner), whole, rest);
             self.core.brace = Some((open, whole));
             return Err(Stop::More);
         };
         self.core.brace = None;
-        // The end of a comment that the game before left open: from
-        // `open` on, with no `{` there.
-        let rest = self.core.carried.is_some() && open == self.core.start;
         // PGN comments do not nest: a `{` inside one says that a `}` was
         // lost before it, and what follows, read as part of the comment
         // (the opponent's move, attempts and comment, in one of the
         // player's that is kept), would be written as it is.
-        let inner = if rest { open } else { open + 1 };
-        if let Some(j) = memchr::memchr(b'{', &input[inner..close - 1]) {
-            self.brace_inside(input, open, inner + j, rest);
-        }
+        self.brace_in(input, open, from.max(inner), close - 1, rest);
         if rest {
             return Ok(close);
         }

@@ -418,6 +418,51 @@ fn a_game_that_failed_is_not_held() {
     }
 }
 
+/// A game that failed with a comment open in it, which holds a `{`, is not
+/// held either (found by a review: `{(:) {x` and 100 MB of text with no
+/// `}` took 105 MB): the `{` is its fault as soon as it is read, and the
+/// comment's line is kept for the messages.
+#[test]
+fn a_game_that_failed_in_an_open_comment_is_not_held() {
+    let n = 40_000;
+    let head = format!("{TAGS}\n1. e4 {{(:) {{x\n");
+    let line =
+        &b"and so on, for many lines of text, none of which closes it\n"[..];
+    // The `}` that closes it, then one for the `{` inside it.
+    let tail = format!("}} }} *\n\n{TAGS}\n1. d4 {{(:)}} d5 {{(:)}} *\n");
+    let input = || {
+        let body = Repeat { line, left: n, at: 0 };
+        let rdr = io::Read::chain(head.as_bytes(), body);
+        LineReader::new(io::Read::chain(rdr, tail.as_bytes()))
+    };
+    let config = white();
+    let mut filter = Filter::new(&config);
+    let (mut out, mut report) = (vec![], vec![]);
+    filter.lines(&mut input(), &mut out, None, &mut report, true).unwrap();
+    assert_eq!(report.len(), 1, "{report:?}");
+    assert_eq!(report[0].line, 4);
+    assert!(report[0].message.starts_with("'{' inside a comment"));
+    let second = format!("{TAGS}\n1. d4 {{(:)}} d5 {{(:)}} *\n");
+    assert_eq!(String::from_utf8(out).unwrap(), clean(&white(), &second));
+    assert!(filter.input.capacity() < 4 * BLOCK);
+    // And when a line of tag pairs cuts the comment: its rest names the
+    // line where it opened.
+    let tail = format!("{TAGS}\n1. d4 d5 *\n");
+    let input = || {
+        let body = Repeat { line, left: n, at: 0 };
+        let rdr = io::Read::chain(head.as_bytes(), body);
+        LineReader::new(io::Read::chain(rdr, tail.as_bytes()))
+    };
+    let mut filter = Filter::new(&config);
+    let (mut out, mut report) = (vec![], vec![]);
+    filter.lines(&mut input(), &mut out, None, &mut report, true).unwrap();
+    let lines: Vec<u64> = report.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [4, 4], "{report:?}");
+    assert!(report[1].message.contains("never closed"), "{report:?}");
+    assert_eq!(out, b"");
+    assert!(filter.input.capacity() < 4 * BLOCK);
+}
+
 const CUT: &str = "which starts with '[': what follows";
 
 /// A line of tag pairs in an open comment or variation ends the game,
