@@ -1127,14 +1127,14 @@ fn a_comment_that_may_quote_games_is_read_to_the_brace_that_balances_it() {
     // Found by hostile-input reviews: games quoted in Black's comment
     // after braces of the comment's own (`{see below}`), or after the
     // first quoted game (whose `}` ended the comment), were written, the
-    // comment's text as White's moves and tags. The opponent's comment
-    // (and one outside games after a game left open) that holds a `{`,
-    // or that a line of tag pairs cuts, is read a second time, on to the
-    // `}` that balances its first (a `}` in a line that starts with `[`
-    // closing nothing), and no game that starts before it is written;
-    // kpgn-check (whose output kpgn-filter may read) reads every comment
-    // so. The last three inputs leaked with that reading as the only one
-    // (found by the review of it): the games end where they did.
+    // comment's text as White's moves and tags. A comment that holds a
+    // `{`, or that a line of tag pairs cuts, in a game or outside games,
+    // is read a second time, on to the `}` that balances its first (a `}`
+    // in a line that starts with `[` closing nothing), and no game that
+    // starts before it is written, by kpgn-filter or kpgn-check (whose
+    // output kpgn-filter may read). Three inputs here leaked with that
+    // reading as the only one (found by the review of it): the games end
+    // where they did.
     let a = "[Event \"A\"]\n\n1. e4 {(:)} e5 {(:) ";
     let end = "}\n2. Nf3 {(:)} Nc6 {(:)} 1-0\n\n";
     let after = "[Event \"B\"]\n\n1. d4 {(:)} d5 {(:)} *\n";
