@@ -371,7 +371,9 @@ pub(super) fn is_tag_line(line: &[u8]) -> bool {
 /// lines change none of that. The game it starts is read from a fresh
 /// state, as a reader that starts at that line reads it. After a `%` or
 /// `[` line the reader may be in a tag section, which the line would
-/// continue.
+/// continue; so it may after a line in which a `[` follows a `}` (a game
+/// starts at that `[` after a comment outside games: found by the kpgn
+/// fuzz target, `{x` and `}[` then `[t""]`).
 #[derive(Debug, Default)]
 pub struct Cuts {
     /// The nearest line that was not blank allows a cut after it.
@@ -391,7 +393,11 @@ impl Cuts {
         if line[first] == b'[' {
             return after_movetext && is_tag_line(line);
         }
-        self.after_movetext = line[0] != b'%';
+        // A `[` after a `}` may start a game there, outside games after a
+        // comment, whose tag section the next line goes on with.
+        let bracket_after_brace = memchr(b'}', line)
+            .is_some_and(|j| memchr(b'[', &line[j..]).is_some());
+        self.after_movetext = line[0] != b'%' && !bracket_after_brace;
         false
     }
 }
@@ -469,6 +475,11 @@ mod tests {
         assert_eq!(cuts(&["1. e4", "%x", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", "[x] no tag", t]), [false, false, false]);
         assert_eq!(cuts(&["1. e4", " %x", t]), [false, false, true]);
+        // A game may start at a `[` after a comment outside games.
+        assert_eq!(cuts(&["{x", "}[", t]), [false, false, false]);
+        assert_eq!(cuts(&["{x} {y}  [Event", t]), [false, false]);
+        assert_eq!(cuts(&["[a] 1. e4 {x} *", t]), [false, false]);
+        assert_eq!(cuts(&["1. e4 {x} *", t]), [false, true]);
     }
 
     #[test]
