@@ -579,7 +579,10 @@ impl<S: Sink> Game<S> {
     }
 
     /// A `{` in `input[from..upto]`, inside the comment opened at `open`,
-    /// is an error ([`Game::brace_inside`]).
+    /// is an error ([`Game::brace_inside`]). `from` is where the search
+    /// for its `}` started: after the `{` (in a rest, at the comment's
+    /// first byte), or where what was read before ended, the bytes before
+    /// it searched then.
     #[inline]
     fn brace_in(
         &mut self,
@@ -589,7 +592,8 @@ impl<S: Sink> Game<S> {
         upto: usize,
         rest: bool,
     ) {
-        if let Some(j) = memchr::memchr(b'{', &input[from..upto]) {
+        let Some(hay) = input.get(from..upto) else { return };
+        if let Some(j) = memchr::memchr(b'{', hay) {
             self.brace_inside(input, open, from + j, rest);
         }
     }
@@ -609,9 +613,19 @@ impl<S: Sink> Game<S> {
                        it, and what follows it read as part of the comment";
         self.core.fail(input, at, message.into());
         if !rest {
-            let line = self.core.line_of(input, open);
-            self.quote_from(input, open + 1, 1, false, line);
+            self.quote_comment(input, open);
         }
+    }
+
+    /// The comment open at `open` may quote games ([`Quote`]).
+    fn quote_comment(&mut self, input: &[u8], open: usize) {
+        // Once its `{` was let go, `open` is where reading went on, and
+        // what went held neither brace.
+        let (at, line) = match self.core.brace_line {
+            Some(line) => (open, line),
+            None => (open + 1, self.core.line_of(input, open)),
+        };
+        self.quote_from(input, at, 1, false, line);
     }
 
     /// A comment that may quote games, `depth` of its `{` open before
@@ -892,11 +906,10 @@ impl<S: Sink> Game<S> {
         // The end of a comment that the game before left open: from
         // `open` on, with no `{` there.
         let rest = self.core.carried.is_some() && open == self.core.start;
-        let inner = if rest { open } else { open + 1 };
         while *limit < upto {
             let (end, next) = line_end(input, *limit, whole);
             if lex::is_tag_line(&input[*limit..end]) {
-                self.brace_in(input, open, from.max(inner), *limit, rest);
+                self.brace_in(input, open, from, *limit, rest);
                 self.core.brace = Some((open, from));
                 return Err(Stop::Boundary(*limit));
             }
@@ -905,7 +918,7 @@ impl<S: Sink> Game<S> {
         let Some(close) = close else {
             // A `{` in what was read is an error now, wherever the
             // comment ends (and a game that failed lets its bytes go).
-            self.brace_in(input, open, from.max(inner), whole, rest);
+            self.brace_in(input, open, from, whole, rest);
             self.core.brace = Some((open, whole));
             return Err(Stop::More);
         };
@@ -914,8 +927,10 @@ impl<S: Sink> Game<S> {
         // lost before it, and what follows, read as part of the comment
         // (the opponent's move, attempts and comment, in one of the
         // player's that is kept), would be written as it is.
-        self.brace_in(input, open, from.max(inner), close - 1, rest);
-        if rest {
+        self.brace_in(input, open, from, close - 1, rest);
+        // Its `{` let go (in a game that failed): nothing to read of it.
+        let gone = self.core.brace_line.take().is_some();
+        if rest || gone {
             return Ok(close);
         }
         self.comment(input, open..close, out);
@@ -1632,6 +1647,7 @@ impl Quote {
     /// Reads on up to `upto` (a line start, or the end of the input):
     /// false once the comment closed.
     fn read_to(&mut self, input: &[u8], upto: usize) -> bool {
+        let upto = upto.min(input.len());
         while self.at < upto {
             if self.line_start {
                 let first = lex::skip_space(input, self.at, upto);
@@ -2305,8 +2321,7 @@ impl<S: Sink> Reader<S> {
             // may quote games; that of a rest is the game's, which was.
             let first = rest && open == self.game.core.start;
             if !first {
-                let line = self.game.core.line_of(input, open);
-                self.game.quote_from(input, open + 1, 1, false, line);
+                self.game.quote_comment(input, open);
             }
         }
         let tags = S::AS_READ && self.tags_then_open(input, end);

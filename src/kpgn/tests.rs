@@ -451,6 +451,39 @@ fn a_game_that_failed_in_an_open_comment_is_not_held() {
     }
 }
 
+/// Found by a review: a game that failed let the `{` of its open comment
+/// go with the block read; reading on, the search for a `{` inside the
+/// comment started one byte past where reading went on, and a line of
+/// tag pairs right there made it panic. Then the comment's second reading
+/// must start where reading went on, at the line the comment opened.
+#[test]
+fn a_comment_let_go_at_a_block_end_is_read_on() {
+    let blanks = "\n".repeat(65_529);
+    let input = format!("{blanks}5{{\n[S \"\"]\n");
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(out, "");
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("65530: move number '5'"), "{messages:?}");
+    assert!(
+        messages[1].starts_with("65530: the comment open"),
+        "{messages:?}"
+    );
+    let config = CheckConfig { strict: false, invert: false, quiet: false };
+    let (mut out, mut report) = (vec![], vec![]);
+    check_reader(&config, input.as_bytes(), &mut out, &mut report).unwrap();
+    assert_eq!(report.len(), 2, "{report:?}");
+    // A game after it, quoted: the comment's line is where it opened.
+    let input = format!("{blanks}5{{ {{\n}} *\n\n{TAGS}\n1. e4 {{(:)}} *\n");
+    let (out, messages, _) = run(&white(), &input);
+    assert_eq!(out, "");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("may quote it, opened at line 65530")),
+        "{messages:?}"
+    );
+}
+
 const CUT: &str = "which starts with '[': what follows";
 
 /// A line of tag pairs in an open comment or variation ends the game,
