@@ -1603,6 +1603,21 @@ impl Sink for Referee<'_> {
         self.config.invert
     }
 
+    fn write_failed(
+        &mut self,
+        input: &[u8],
+        span: Range<usize>,
+        out: &mut Vec<u8>,
+    ) {
+        if self.config.invert && !self.config.quiet {
+            // A game that failed has nothing in `out`: its bytes are
+            // written as they stand.
+            out.truncate(self.mark);
+            out.extend_from_slice(&input[span]);
+            self.mark = out.len();
+        }
+    }
+
     fn drop_game(
         &mut self,
         input: &[u8],

@@ -237,6 +237,17 @@ pub(crate) trait Sink {
     fn writes_failing(&self) -> bool {
         false
     }
+    /// For a sink that writes the games that fail, the bytes
+    /// `input[span]` of a game that failed, which it writes at its end
+    /// ([`Sink::drop_game`]): its start, or what follows the part given
+    /// before. They are written now, for good ([`Game::let_go`]).
+    fn write_failed(
+        &mut self,
+        _input: &[u8],
+        _span: Range<usize>,
+        _out: &mut Vec<u8>,
+    ) {
+    }
     /// The game `input[game]`, which is no game or had `fault`, ended:
     /// its output is dropped (or, for a tool that writes failing games,
     /// written: then true).
@@ -278,6 +289,9 @@ pub(crate) struct Core {
     /// How many variations are open, and where the outermost opened.
     pub depth: u32,
     var_start: usize,
+    /// The line where that variation opened, once its `(` was let go
+    /// ([`Game::let_go`]).
+    var_line: Option<u64>,
     terminated: bool,
     /// The side to move, its move number, and the half-moves read.
     pub to_move: Side,
@@ -324,6 +338,7 @@ impl Core {
             brace_line: None,
             depth: 0,
             var_start: 0,
+            var_line: None,
             terminated: false,
             to_move: Side::White,
             fullmove: 1,
@@ -345,15 +360,22 @@ impl Core {
         if self.brace.is_none() && self.depth == 0 {
             return None;
         }
-        let line = self.carried.or(self.brace_line).unwrap_or_else(|| {
-            match self.brace {
-                Some((open, _))
-                    if self.depth == 0 || open < self.var_start =>
-                {
-                    self.line_of(input, open)
-                }
-                _ => self.line_of(input, self.var_start),
-            }
+        // A comment open in a variation opened after it (no token is read
+        // in a comment), on the same line or a later one: the line named
+        // is the earliest.
+        let line = self.carried.unwrap_or_else(|| {
+            let comment = self.brace.map(|(open, _)| {
+                self.brace_line.unwrap_or_else(|| self.line_of(input, open))
+            });
+            let variation = (self.depth > 0).then(|| {
+                self.var_line
+                    .unwrap_or_else(|| self.line_of(input, self.var_start))
+            });
+            comment
+                .into_iter()
+                .chain(variation)
+                .min()
+                .unwrap_or(self.start_line)
         });
         Some(Carry {
             brace: self.brace.is_some(),
@@ -540,27 +562,54 @@ impl<S: Sink> Game<S> {
         }
     }
 
-    /// Whether the bytes of a game that failed may go, up to `pos` where
-    /// reading goes on (then `pos`): nothing of it is written (its output
-    /// is dropped at its end), and what is left to find is where it ends.
-    /// Its start moves there, with its line's number (for the messages
-    /// about it that come later), so that however long it runs (a file
-    /// that is no PGN is one such game) it keeps no more than a block of
-    /// the input. `None` for any other game; for one that a tool writes
-    /// when it fails (`kpgn-check -v`); for the rest of a game; and while
-    /// a variation is open, whose start the game's rest names
-    /// ([`Core::open`]).
-    fn let_go(&mut self, input: &[u8], pos: usize) -> Option<usize> {
-        let core = &mut self.core;
-        let may = core.failed
+    /// The bytes of a game that failed go, up to `pos` where reading
+    /// goes on: nothing of it is written (its output is dropped at its
+    /// end), and what is left to find is where it ends. Its start moves
+    /// there, with its line's number (for the messages about it that come
+    /// later), so that however long it runs (a file that is no PGN is one
+    /// such game) it keeps no more than a block of the input. Not for any
+    /// other game, nor for the rest of a game. A tool that writes the
+    /// games that fail (`kpgn-check -v`) writes the bytes first, if the
+    /// game is written at its end whatever follows: unless it starts in a
+    /// comment that may quote it, or has no tags and comes after a game
+    /// left `open` ([`Reader::open`]), which it would run into.
+    fn let_go(
+        &mut self,
+        input: &[u8],
+        pos: usize,
+        open: bool,
+        out: &mut Vec<u8>,
+    ) {
+        if !self.may_go(pos) {
+            return;
+        }
+        if self.sink.writes_failing() {
+            let core = &mut self.core;
+            let tags = *core.tags.get_or_insert_with(|| {
+                starts_with_tag(&input[..pos], core.start)
+            });
+            if core.quoted.is_none() && (tags || !open) {
+                self.sink.write_failed(input, core.start..pos, out);
+            }
+        }
+        self.go_to(input, pos);
+    }
+
+    /// Whether the game failed, and what of it comes before `pos` may
+    /// go: not in its tag section, nor in the rest of a game.
+    fn may_go(&self, pos: usize) -> bool {
+        let core = &self.core;
+        core.failed
             && core.carried.is_none()
             && core.phase == Phase::Movetext
-            && core.depth == 0
             && pos > core.start
-            && !self.sink.writes_failing();
-        if !may {
-            return None;
-        }
+    }
+
+    /// The game's start moves to `pos`, its bytes before it gone. The
+    /// lines where an open comment or variation opened are kept, for what
+    /// the game's rest names ([`Core::open`]).
+    fn go_to(&mut self, input: &[u8], pos: usize) {
+        let core = &mut self.core;
         if S::AS_READ && core.tags.is_none() {
             core.tags = Some(starts_with_tag(&input[..pos], core.start));
         }
@@ -573,9 +622,12 @@ impl<S: Sink> Game<S> {
             }
             core.brace = Some((pos, from.max(pos)));
         }
+        if core.depth > 0 && core.var_line.is_none() {
+            core.var_line = Some(core.line_of(input, core.var_start));
+        }
+        core.var_start = core.var_start.max(pos);
         core.start_line = core.line_of(input, pos);
         core.start = pos;
-        Some(pos)
     }
 
     /// A `{` in `input[from..upto]`, inside the comment opened at `open`,
@@ -809,6 +861,7 @@ impl<S: Sink> Game<S> {
                 Class::Open => {
                     if self.core.depth == 0 {
                         self.core.var_start = i;
+                        self.core.var_line = None;
                         if self.core.terminated {
                             self.after_end(input, i..i + 1);
                         }
@@ -1852,6 +1905,10 @@ impl<S: Sink> Reader<S> {
                 }
             };
             self.process_own(out, report);
+            if self.in_game {
+                let (input, pos, open) = (&self.input, self.pos, self.open);
+                self.game.let_go(input, pos, open, out);
+            }
             // What is before the open game is final.
             let settled =
                 if self.in_game { self.game.sink.mark() } else { out.len() };
@@ -1931,13 +1988,8 @@ impl<S: Sink> Reader<S> {
         &mut self,
         lines: &mut LineReader<R>,
     ) -> io::Result<bool> {
-        let keep = if !self.in_game {
-            self.pos
-        } else if let Some(at) = self.game.let_go(&self.input, self.pos) {
-            at
-        } else {
-            self.game.core.start
-        };
+        // What a game that failed let go is before its start.
+        let keep = if self.in_game { self.game.core.start } else { self.pos };
         if keep > 0 {
             if let Some(quote) = &mut self.game.quote {
                 if quote.read_to(&self.input, keep) {

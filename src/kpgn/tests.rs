@@ -1,7 +1,7 @@
 //! The Kriegspiel filter against FORMATS.md, Kriegspiel PGN points 1-11,
 //! and against inputs a hostile user would write (issue 13).
 
-use super::read::BLOCK;
+use super::read::{BLOCK, OUT_BUFFER};
 use super::*;
 
 fn white() -> Config {
@@ -415,39 +415,91 @@ fn a_game_that_failed_is_not_held() {
         let out = String::from_utf8(out).unwrap();
         assert_eq!(out, format!("{written}{want_out}"));
         assert!(check.input.capacity() < 4 * BLOCK);
+
+        // With -v the games that fail are written, byte for byte, and
+        // the first is not held either: written as it is read, once it
+        // failed (a file that is no PGN took twice its size). The rest
+        // that the line of tag pairs cut is its own, not written.
+        let config = CheckConfig { strict: false, invert: true, quiet: false };
+        let mut check = Check::check(&config);
+        let (mut out, mut report, mut wrote) = (vec![], vec![], vec![]);
+        let wtr: &mut dyn io::Write = &mut wrote;
+        check
+            .lines(&mut input(), &mut out, Some(wtr), &mut report, true)
+            .unwrap();
+        assert_eq!(messages(&report), want);
+        let mut want_out = vec![];
+        let first = Repeat { line, left: n, at: 0 };
+        io::Read::read_to_end(
+            &mut io::Read::chain(head.as_bytes(), first),
+            &mut want_out,
+        )
+        .unwrap();
+        want_out.extend_from_slice(b"5. a4 {open\n");
+        if !written.is_empty() {
+            let third = tail.rsplit_once("*\n\n").unwrap().1;
+            want_out.extend_from_slice(third.as_bytes());
+        }
+        assert!(
+            wrote == want_out,
+            "{}",
+            String::from_utf8_lossy(&wrote[wrote.len().saturating_sub(300)..])
+        );
+        assert!(check.input.capacity() < 4 * BLOCK);
+        assert!(out.capacity() < 4 * OUT_BUFFER);
     }
 }
 
 /// A game that failed with a comment open in it, which holds a `{`, is not
 /// held either (found by a review: `{(:) {x` and 100 MB of text with no
 /// `}` took 105 MB): the `{` is its fault as soon as it is read, and the
-/// comment's line is kept for the messages.
+/// comment's line is kept for the messages. Nor one that failed with a
+/// variation open (`hello (1... e5` and 100 MB with no `)` took 100 MB),
+/// or a comment open in a variation: the line where the outermost opened
+/// is kept.
 #[test]
 fn a_game_that_failed_in_an_open_comment_is_not_held() {
-    let head = format!("{TAGS}\n1. e4 {{(:) {{x\n");
     let line =
         &b"and so on, for many lines of text, none of which closes it\n"[..];
     let second = format!("{TAGS}\n1. d4 {{(:)}} d5 {{(:)}} *\n");
-    let cases = [
-        // The `}` that closes it, then one for the `{` inside it.
-        (format!("}} }} *\n\n{second}"), &[4][..], clean(&white(), &second)),
-        // A line of tag pairs cuts it: the rest names the line where it
-        // opened.
-        (format!("{TAGS}\n1. d4 d5 *\n"), &[4, 4][..], String::new()),
-    ];
     let config = white();
-    for (tail, lines, written) in cases {
-        let body = Repeat { line, left: 40_000, at: 0 };
-        let rdr = io::Read::chain(head.as_bytes(), body);
-        let mut input = LineReader::new(io::Read::chain(rdr, tail.as_bytes()));
-        let mut filter = Filter::new(&config);
-        let (mut out, mut report) = (vec![], vec![]);
-        filter.lines(&mut input, &mut out, None, &mut report, true).unwrap();
-        let at: Vec<u64> = report.iter().map(|d| d.line).collect();
-        assert_eq!(at, lines, "{report:?}");
-        assert!(report[0].message.starts_with("'{' inside a comment"));
-        assert_eq!(String::from_utf8(out).unwrap(), written);
-        assert!(filter.input.capacity() < 4 * BLOCK);
+    let brace = "'{' inside a comment";
+    let word = "expected a move in Kriegspiel SAN, found 'hello'";
+    let heads = [
+        ("{(:) {x", "} }", brace),
+        ("{(:)} hello (1... e5", ")", word),
+        ("{(:)} hello (1... e5 {x", "} )", word),
+        ("{(:)} hello (1... e5 (2. d4) (", "))", word),
+    ];
+    for (open, close, first) in heads {
+        let head = format!("{TAGS}\n1. e4 {open}\n");
+        let cases = [
+            // What closes it, then a game.
+            (
+                format!("{close} *\n\n{second}"),
+                &[4][..],
+                clean(&config, &second),
+            ),
+            // A line of tag pairs cuts it: the rest names the line where
+            // it opened.
+            (format!("{TAGS}\n1. d4 d5 *\n"), &[4, 4][..], String::new()),
+        ];
+        for (tail, lines, written) in cases {
+            let body = Repeat { line, left: 40_000, at: 0 };
+            let rdr = io::Read::chain(head.as_bytes(), body);
+            let mut input =
+                LineReader::new(io::Read::chain(rdr, tail.as_bytes()));
+            let mut filter = Filter::new(&config);
+            let (mut out, mut report) = (vec![], vec![]);
+            filter
+                .lines(&mut input, &mut out, None, &mut report, true)
+                .unwrap();
+            let at: Vec<u64> = report.iter().map(|d| d.line).collect();
+            assert_eq!(at, lines, "{open}: {report:?}");
+            assert!(report[0].message.starts_with(first), "{report:?}");
+            assert_eq!(String::from_utf8(out).unwrap(), written, "{open}");
+            assert!(filter.input.capacity() < 4 * BLOCK, "{open}");
+        }
     }
 }
 
