@@ -378,13 +378,8 @@ impl Core {
                 .unwrap_or(self.start_line)
         });
         Some(Carry {
-            brace: self.brace.is_some(),
-            depth: self.depth,
-            line,
             from_rest: self.carried.is_some(),
-            next_input: false,
-            outside: false,
-            quote: None,
+            ..Carry::new(self.brace.is_some(), self.depth, line)
         })
     }
 
@@ -1616,6 +1611,20 @@ pub struct Carry {
 }
 
 impl Carry {
+    /// A comment open (`brace`) and `depth` variations, the first of them
+    /// opened at `line`.
+    fn new(brace: bool, depth: u32, line: u64) -> Carry {
+        Carry {
+            brace,
+            depth,
+            line,
+            from_rest: false,
+            next_input: false,
+            outside: false,
+            quote: None,
+        }
+    }
+
     /// What the last game of an input left open, carried into the next
     /// input, which reads on in it as `cat` would have it (a file cut in
     /// two in a comment: what follows, whatever it looks like, is the
@@ -2121,15 +2130,8 @@ impl<S: Sink> Reader<S> {
         // So does a comment that may quote games.
         if let Some(quote) = &mut self.game.quote {
             if quote.read_to(input, self.end) {
-                let carry = self.carry.get_or_insert(Carry {
-                    brace: false,
-                    depth: 0,
-                    line: quote.line,
-                    from_rest: false,
-                    next_input: false,
-                    outside: false,
-                    quote: None,
-                });
+                let carry =
+                    self.carry.get_or_insert(Carry::new(false, 0, quote.line));
                 carry.quote = Some((quote.depth, quote.line));
             } else {
                 self.game.quote = None;
@@ -2144,15 +2146,7 @@ impl<S: Sink> Reader<S> {
     /// game in.
     fn outside_carry(&mut self) -> Carry {
         self.brace = false;
-        Carry {
-            brace: true,
-            depth: 0,
-            line: self.brace_line,
-            from_rest: false,
-            next_input: false,
-            outside: true,
-            quote: None,
-        }
+        Carry { outside: true, ..Carry::new(true, 0, self.brace_line) }
     }
 
     /// A line while no game is open: a blank line, text outside games, or
