@@ -9,6 +9,10 @@
 #           refused at its first word (exit 2)
 #   tail    a game that fails at its second move, then the same text:
 #           the rest of a failed game
+#   var     the same with a variation open after the fault, never closed
+#
+# kpgn-check -v writes the games that fail: the text, the tail and the
+# variation whole, as they are read.
 #
 # Usage: bench/kpgn-memory.sh [SIZE_MB]   (default 200)
 #
@@ -48,6 +52,11 @@ tail=$data/tail-$size-x5.pgn
     printf '[Event "e"]\n[Result "*"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} then\n'
     cat "$text"
 } > "$tail"
+var=$data/var-$size-x5.pgn
+[ -s "$var" ] || {
+    printf '[Event "e"]\n[Result "*"]\n\n1. e4 {(:)} e5 {(:)} 2. Nf3 {(:)} then (2... Nc6\n'
+    cat "$text"
+} > "$var"
 cargo build --release --quiet --bin kpgn-filter --bin kpgn-check
 bin=target/release
 
@@ -65,8 +74,8 @@ peak() { # LABEL INPUT COMMAND...: a row with the peak and the exit status
 }
 
 printf '| command | input | peak memory | exit |\n| --- | --- | ---: | ---: |\n'
-for input in "$games" "$blank" "$text" "$tail"; do
-    for tool in "kpgn-filter -w" "kpgn-check"; do
+for input in "$games" "$blank" "$text" "$tail" "$var"; do
+    for tool in "kpgn-filter -w" "kpgn-check" "kpgn-check -v"; do
         read -r -a cmd <<< "$bin/$tool"
         peak "$tool -j1" "$input" "${cmd[@]}" -j1 "$input"
         peak "$tool" "$input" "${cmd[@]}" "$input"
