@@ -263,9 +263,12 @@ pub(crate) trait Sink {
 /// The state of reading one game, which sinks look at.
 #[derive(Debug)]
 pub(crate) struct Core {
-    /// Where the game starts, and the number of that line.
+    /// Where the game starts, and the number of that line (where reading
+    /// went on, once it let its bytes go: [`Game::let_go`]).
     pub start: usize,
     start_line: u64,
+    /// The line where it starts, whatever it let go.
+    first_line: u64,
     /// The next byte to read is the first of its line.
     at_line_start: bool,
     pub phase: Phase,
@@ -327,6 +330,7 @@ impl Core {
         Core {
             start,
             start_line,
+            first_line: start_line,
             at_line_start: true,
             phase: Phase::Tags,
             error: None,
@@ -2385,7 +2389,7 @@ impl<S: Sink> Reader<S> {
                 if written && self.open && !tags && !rest {
                     out.truncate(self.game.sink.mark());
                     written = false;
-                    left_out = Some(self.game.core.start);
+                    left_out = Some(self.game.core.first_line);
                 }
                 match result {
                     Err(_) if written => self.open = !ended,
@@ -2459,8 +2463,7 @@ impl<S: Sink> Reader<S> {
                 report.report(named(error))
             }
         }
-        if let Some(start) = left_out {
-            let line = self.line_of(input, start);
+        if let Some(line) = left_out {
             let message = "not written: a game without tags after a game \
                            without a termination marker, or after one that \
                            passed, would be read as part of the game before \

@@ -503,6 +503,30 @@ fn a_game_that_failed_in_an_open_comment_is_not_held() {
     }
 }
 
+/// Found by a review: `kpgn-check -v` writes a failing game as it is read,
+/// its start moving on (the bytes before gone); a game without tags after
+/// a game left open is not written, and the message that says so must
+/// name the line where it starts, not where reading went on.
+#[test]
+fn a_game_that_v_leaves_out_is_named_at_its_start() {
+    let config = CheckConfig { strict: false, invert: true, quiet: false };
+    let lines = |input: &str| {
+        let (mut out, mut report) = (vec![], vec![]);
+        check_reader(&config, input.as_bytes(), &mut out, &mut report)
+            .unwrap();
+        let at: Vec<u64> = report.iter().map(|d| d.line).collect();
+        (String::from_utf8(out).unwrap(), at)
+    };
+    let first = "[Event \"e\"]\n\n1. e4 (\n[Event \"x\"]\n) 1-0\n";
+    // Then a game without tags that fails at once, short or long.
+    let long = "e4 e5 Nf3 Nc6 d4 exd5 and many more words\n".repeat(3_000);
+    for rest in ["hello\n".to_string(), format!("hello\n{long}")] {
+        let (out, at) = lines(&format!("{first}{rest}"));
+        assert_eq!(out, "[Event \"e\"]\n\n1. e4 (\n");
+        assert_eq!(at, [3, 6, 6]);
+    }
+}
+
 /// Found by a review: a game that failed let the `{` of its open comment
 /// go with the block read; reading on, the search for a `{` inside the
 /// comment started one byte past where reading went on, and a line of
