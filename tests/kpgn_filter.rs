@@ -1071,6 +1071,26 @@ fn inputs_are_one_stream_for_what_is_left_open() {
                 "1. d4 {{(:) SECRET2}} d5 {{(:)}} 2. c4 {{(:)}} *\n}}\n{b}"
             ),
         ),
+        // Found by a review of the inputs' paths (helper 31): a comment
+        // left open outside games after a game that passed was not
+        // carried, and games quoted in it were written; a `;` comment or
+        // escape line that ends an input without a line end has its rest
+        // on the next input's first line, which started a game.
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} *\n\n{{ Black: SECRET1\n"),
+            format!(
+                "[Event \"SECRET2\"]\n\n1. d4 {{(:) SECRET3}} d5 {{(:)}} \
+                 *\n}}\n{b}"
+            ),
+        ),
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} ; Black notes: "),
+            format!("[Event \"SECRET1\"] [Site \"SECRET2\"]\n{b}"),
+        ),
+        (
+            format!("{a}1. e4 {{(:)}} e5 {{(:)}} *\n% Black: "),
+            format!("[Event \"SECRET1\"]\n{b}"),
+        ),
     ];
     let dir = Dir::new("kpgn-one-stream");
     dir.create("empty.pgn", "");
@@ -1104,6 +1124,38 @@ fn inputs_are_one_stream_for_what_is_left_open() {
             assert_eq!(errs[errs.len() - 2], errs[errs.len() - 1]);
         }
     }
+}
+
+#[test]
+fn a_comment_open_outside_games_at_an_input_end_may_quote_games() {
+    // Found by a review of the inputs' paths (helper 31): a comment open
+    // outside games at the end of an input, after a game that ended its
+    // input without a termination marker, went on into the next input only
+    // to its first `}`, that of a quoted game's comment, and the quoted
+    // game after it was written (Black's plan). As with the inputs joined,
+    // it is read to the `}` that balances it.
+    let dir = Dir::new("kpgn-outside-quote");
+    dir.create("a.pgn", "[Event \"g\"]\n\n1. e4 {(:)} e5\n");
+    dir.create("b.pgn", "{(:Nf6) my plan, see\n");
+    dir.create(
+        "c.pgn",
+        "[Event \"q\"]\n\n1. a4 {(:) SECRET1} d5 {(:)} 1-0\n\n\
+         [Event \"SECRET2\"]\n\n1. f3 {(:) SECRET3} g6 {(:)} 1-0\n\
+         } 2. Nf3 {(:)} Nc6 {(:) SECRET4} *\n\n\
+         [Event \"B\"]\n\n1. d4 {(:)} d5 {(:)} *\n",
+    );
+    let err = refused_alike(
+        |threads| {
+            dir.command(TOOL)
+                .args(["-w", threads, "a.pgn", "b.pgn", "c.pgn"])
+                .run()
+        },
+        "1. d4 {(:)} ?? {(:0)} *",
+    );
+    assert!(
+        err.contains("c.pgn:1: the comment that the input before"),
+        "{err}"
+    );
 }
 
 /// Runs `run` with `-j1`, then `-j2`, each to exit with status 2 and

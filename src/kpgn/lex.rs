@@ -320,6 +320,26 @@ pub(super) fn ends_line(input: &[u8], i: usize) -> bool {
     }
 }
 
+/// Whether `line` (one line, without its line end) is an escape line or
+/// holds a `;` comment: a `;` outside the `{...}` comments that open in
+/// it. Read as if no comment were open at its start, so a `;` in the
+/// rest of one counts too.
+pub(super) fn holds_line_comment(line: &[u8]) -> bool {
+    if line.first() == Some(&b'%') {
+        return true;
+    }
+    let mut brace = false;
+    for &b in line {
+        match b {
+            b'{' => brace = true,
+            b'}' => brace = false,
+            b';' if !brace => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether the first byte of `line` that is not white space is `[`.
 pub(super) fn starts_with_bracket(line: &[u8]) -> bool {
     line.get(skip_space(line, 0, line.len())) == Some(&b'[')

@@ -1612,6 +1612,11 @@ pub struct Carry {
     /// A comment that may quote games ([`Quote`]) open, as many `{` in
     /// it, opened at this line: no game before its `}` is written.
     quote: Option<(u32, u64)>,
+    /// The input's last line, which has no line end, holds a `;` comment
+    /// or is an escape line: the next input's first line is its rest (the
+    /// opponent's text, maybe), left out; a game that starts right after
+    /// it may have lost its first line to it, and is not written.
+    line_comment: bool,
 }
 
 impl Carry {
@@ -1626,6 +1631,7 @@ impl Carry {
             next_input: false,
             outside: false,
             quote: None,
+            line_comment: false,
         }
     }
 
@@ -1650,6 +1656,15 @@ impl Carry {
                      inputs with cat to read them as one)",
                 );
             }
+        }
+        if self.line_comment && !self.brace && self.depth == 0 {
+            return Diagnostic::error(
+                1,
+                "the input before ends in a ';' comment or an escape line \
+                 without a line end: this input's first line is read as its \
+                 rest and left out, and a game right after it is not \
+                 written (join the inputs with cat to read them as one)",
+            );
         }
         let (what, close) =
             if self.brace { ("comment", '}') } else { ("variation", ')') };
@@ -1778,6 +1793,11 @@ pub struct Reader<S> {
     /// last game written: a game without tags now would be read as part
     /// of the one written before it.
     quoted_out: bool,
+    /// The first line to read is the rest of a `;` comment or escape
+    /// line that ends the input before ([`Carry::line_comment`]).
+    line_comment: bool,
+    /// That line was just left out: a game that starts now fails.
+    after_line_comment: bool,
 }
 
 // The sinks are the crate's own (the filter, the referee): the trait is
@@ -1805,6 +1825,8 @@ impl<S: Sink> Reader<S> {
             before: 0,
             open: false,
             quoted_out: false,
+            line_comment: false,
+            after_line_comment: false,
         }
     }
 
@@ -1865,6 +1887,7 @@ impl<S: Sink> Reader<S> {
     /// `carry` open: their first line is the one that ended it.
     pub fn carry_on(&mut self, carry: Option<Carry>) {
         self.carry = carry;
+        self.line_comment = carry.is_some_and(|c| c.line_comment);
         self.game.quote = carry.and_then(|c| c.quote).map(|(depth, line)| {
             let (at, line_start, bracket) = (0, true, false);
             Quote { depth, line, at, line_start, bracket }
@@ -2119,12 +2142,12 @@ impl<S: Sink> Reader<S> {
         if self.in_game {
             self.end_game(input, self.end, self.cut_end, out, report);
         } else if self.brace {
-            if self.cut_end {
-                // The next batch starts with a line of tag pairs, which
-                // cuts the comment, as in one stream.
-                let line = self.brace_line;
-                self.game.quote_from(input, self.end, 1, true, line);
-            }
+            // The next batch starts with a line of tag pairs, which cuts
+            // the comment, as in one stream; so may the next input (whose
+            // lines the comment's rest goes on in, whether the game before
+            // it passed or not).
+            let line = self.brace_line;
+            self.game.quote_from(input, self.end, 1, self.cut_end, line);
             if self.open && self.carry.is_none() {
                 // What follows these lines (the next batch, or input) goes
                 // on in the comment, as one stream would.
@@ -2139,6 +2162,24 @@ impl<S: Sink> Reader<S> {
                 carry.quote = Some((quote.depth, quote.line));
             } else {
                 self.game.quote = None;
+            }
+        }
+        // And a `;` comment or escape line that the input's last line, with
+        // no line end, holds: as one stream, the next input's first line
+        // would be its rest.
+        if !self.cut_end
+            && self.end > 0
+            && !lex::ends_line(input, self.end - 1)
+        {
+            let last = &input[..self.end];
+            let from = (0..last.len())
+                .rev()
+                .find(|&i| lex::ends_line(last, i))
+                .map_or(0, |i| i + 1);
+            if lex::holds_line_comment(&last[from..]) {
+                // Its line is the next input's first.
+                let carry = self.carry.get_or_insert(Carry::new(false, 0, 1));
+                carry.line_comment = true;
             }
         }
     }
@@ -2163,6 +2204,7 @@ impl<S: Sink> Reader<S> {
     ) {
         let start = self.pos;
         let (end, next) = line_end(input, start, self.whole);
+        let first_line = std::mem::take(&mut self.line_comment);
         let carry = self.carry.take();
         // Only a comment that may quote games: its reading goes on.
         if let Some(carry) = carry.filter(|c| c.brace || c.depth > 0) {
@@ -2193,6 +2235,13 @@ impl<S: Sink> Reader<S> {
             self.pos = next;
             return;
         }
+        if first_line {
+            // Reported with the carry ([`Carry::into_next_input`]).
+            self.after_line_comment = true;
+            self.pos = next;
+            return;
+        }
+        let after_line_comment = std::mem::take(&mut self.after_line_comment);
         let content = &input[start..end];
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
@@ -2249,6 +2298,14 @@ impl<S: Sink> Reader<S> {
         }
         if !S::AS_READ && (self.open || self.quoted_out) && !tags {
             self.rest_after_open(input, start);
+        }
+        if after_line_comment {
+            let message = "a game right after the rest of the ';' comment or \
+                           escape line that ends the input before without a \
+                           line end: its first line may have been read as \
+                           part of it, so it is not written (join the inputs \
+                           with cat to read them as one)";
+            self.game.core.fail(input, start, message.into());
         }
         self.pos = start + skip;
     }
