@@ -1091,6 +1091,19 @@ fn inputs_are_one_stream_for_what_is_left_open() {
             format!("{a}1. e4 {{(:)}} e5 {{(:)}} *\n% Black: "),
             format!("[Event \"SECRET1\"]\n{b}"),
         ),
+        // Found by the review of that (helper 32): a comment that may quote
+        // games, its input ending in a line that starts with `[`: the next
+        // input's first line goes on in that line, where a `}` closes
+        // nothing.
+        (
+            format!(
+                "{a}1. e4 {{(:) x}} e5 {{(:Nf6) plan {{see}} then\n[Event"
+            ),
+            format!(
+                " \"q\"]}}}}\n[Event \"SECRET1\"]\n\n1. d4 {{(:) SECRET2}} \
+                 *\n}}\n2. Nf3 {{(:) y}} Nc6 {{(:) SECRET3}} *\n{b}"
+            ),
+        ),
     ];
     let dir = Dir::new("kpgn-one-stream");
     dir.create("empty.pgn", "");

@@ -1610,8 +1610,11 @@ pub struct Carry {
     /// in it starts no game.
     outside: bool,
     /// A comment that may quote games ([`Quote`]) open, as many `{` in
-    /// it, opened at this line: no game before its `}` is written.
-    quote: Option<(u32, u64)>,
+    /// it, opened at this line: no game before its `}` is written. With
+    /// `Some(bracket)` when the input's last line has no line end: the
+    /// next input's first line goes on in it, one that starts with `[` if
+    /// `bracket` (a `}` in it closes nothing).
+    quote: Option<(u32, u64, Option<bool>)>,
     /// The input's last line, which has no line end, holds a `;` comment
     /// or is an escape line: the next input's first line is its rest (the
     /// opponent's text, maybe), left out; a game that starts right after
@@ -1645,7 +1648,7 @@ impl Carry {
         // An input that holds nothing of it, empty, says nothing more.
         self.from_rest = false;
         self.next_input = true;
-        if let Some((_, line)) = &mut self.quote {
+        if let Some((_, line, _)) = &mut self.quote {
             *line = 1;
             if !self.brace && self.depth == 0 {
                 return Diagnostic::error(
@@ -1668,13 +1671,19 @@ impl Carry {
         }
         let (what, close) =
             if self.brace { ("comment", '}') } else { ("variation", ')') };
+        let quote = if self.quote.is_some() {
+            ", and no game is written before the '}' that balances the first \
+             '{' of a comment that may quote games"
+        } else {
+            ""
+        };
         Diagnostic::error(
             1,
             format!(
                 "the {what} that the input before leaves open runs on into \
                  this one: what follows, up to its '{close}', is read as part \
-                 of it and left out with its game (join the inputs with cat \
-                 to read them as one)"
+                 of it and left out with its game{quote} (join the inputs \
+                 with cat to read them as one)"
             ),
         )
     }
@@ -1888,10 +1897,14 @@ impl<S: Sink> Reader<S> {
     pub fn carry_on(&mut self, carry: Option<Carry>) {
         self.carry = carry;
         self.line_comment = carry.is_some_and(|c| c.line_comment);
-        self.game.quote = carry.and_then(|c| c.quote).map(|(depth, line)| {
-            let (at, line_start, bracket) = (0, true, false);
-            Quote { depth, line, at, line_start, bracket }
-        });
+        self.game.quote =
+            carry.and_then(|c| c.quote).map(|(depth, line, on)| {
+                let (line_start, bracket) = match on {
+                    Some(bracket) => (false, bracket),
+                    None => (true, false),
+                };
+                Quote { depth, line, at: 0, line_start, bracket }
+            });
     }
 
     /// The sink.
@@ -2159,7 +2172,8 @@ impl<S: Sink> Reader<S> {
             if quote.read_to(input, self.end) {
                 let carry =
                     self.carry.get_or_insert(Carry::new(false, 0, quote.line));
-                carry.quote = Some((quote.depth, quote.line));
+                let on = (!quote.line_start).then_some(quote.bracket);
+                carry.quote = Some((quote.depth, quote.line, on));
             } else {
                 self.game.quote = None;
             }
