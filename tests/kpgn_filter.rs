@@ -1091,6 +1091,16 @@ fn inputs_are_one_stream_for_what_is_left_open() {
             format!("{a}1. e4 {{(:)}} e5 {{(:)}} *\n% Black: "),
             format!("[Event \"SECRET1\"]\n{b}"),
         ),
+        // Found by the review of that (helper 33): a failed game's comment
+        // let go at the input's end read on as if in the middle of a line,
+        // where a `}` in a line that starts with `[` closes the comment
+        // (one thread only: threads let nothing go).
+        (
+            format!("{a}15... Be4! {{(:) x}}\n{{\n"),
+            format!(
+                " [}}}}\n[Event \"SECRET1\"]\n\n1. d4 {{(:) SECRET2}} *\n}}\n{b}"
+            ),
+        ),
         // Found by the review of that (helper 32): a comment that may quote
         // games, its input ending in a line that starts with `[`: the next
         // input's first line goes on in that line, where a `}` closes

@@ -681,8 +681,11 @@ impl<S: Sink> Game<S> {
 
     /// A comment that may quote games, `depth` of its `{` open before
     /// `at`, opened on the line `line` (`bracket`: the line of `at` starts
-    /// with `[`): read on to the `}` that balances it, unless one read
-    /// already runs past `at`.
+    /// with `[`, or the next line does, at a cut): read on to the `}` that
+    /// balances it, unless one read already runs past `at`. At a line
+    /// start (where reading went on after a failed game let its bytes go,
+    /// or the end of an input), that line's first byte says whether it
+    /// starts with `[`; inside a line, its first byte does too.
     #[cold]
     fn quote_from(
         &mut self,
@@ -697,7 +700,12 @@ impl<S: Sink> Game<S> {
                 return;
             }
         }
-        let line_start = false;
+        let line_start = at == 0 || lex::ends_line(input, at - 1);
+        let bracket = bracket || {
+            let text = &input[..at];
+            let from = (0..at).rev().find(|&i| lex::ends_line(text, i));
+            lex::starts_with_bracket(&text[from.map_or(0, |i| i + 1)..])
+        };
         self.quote = Some(Quote { depth, line, at, line_start, bracket });
     }
 
