@@ -2302,6 +2302,12 @@ impl<S: Sink> Reader<S> {
             self.pos = next;
             return;
         };
+        // A BOM that starts a game's first line (of a file that `cat` put
+        // after another) is left out, as at the start of an input: copied,
+        // a second filtering (which drops it there) would not give the
+        // same bytes.
+        let bom = skip == 0 && input[start..end].starts_with(b"\xEF\xBB\xBF");
+        let start = if bom { start + 3 } else { start };
         self.in_game = true;
         self.warned = false;
         self.written = false;
