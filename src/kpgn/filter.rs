@@ -401,7 +401,7 @@ impl<'c> Output<'c> {
         let (end, after) = line_end(input, next, input.len());
         let own_end = input[end..after].to_vec();
         if kept == floor {
-            let line = floor.max(line_start(out, floor));
+            let line = floor.max(lex::line_start(out, floor));
             out.truncate(line);
             out.push(b'*');
             out.extend_from_slice(&own_end);
@@ -848,15 +848,6 @@ fn separate(next: Option<u8>, out: &mut Vec<u8>) {
     if graphic(next) && graphic(out.last().copied()) {
         out.push(b' ');
     }
-}
-
-/// Where the line that `bytes` ends in starts: just after its last line
-/// end, or at `floor` if there is none after it.
-fn line_start(bytes: &[u8], floor: usize) -> usize {
-    (floor..bytes.len())
-        .rev()
-        .find(|&i| lex::ends_line(bytes, i))
-        .map_or(floor, |i| i + 1)
 }
 
 /// Where the blank lines that end `input[from..end]` start: just after

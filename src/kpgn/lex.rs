@@ -320,6 +320,15 @@ pub(super) fn ends_line(input: &[u8], i: usize) -> bool {
     }
 }
 
+/// Where the line that `bytes` ends in starts: just after its last line
+/// end, or at `floor` if there is none after it.
+pub(super) fn line_start(bytes: &[u8], floor: usize) -> usize {
+    (floor..bytes.len())
+        .rev()
+        .find(|&i| ends_line(bytes, i))
+        .map_or(floor, |i| i + 1)
+}
+
 /// Whether `line` (one line, without its line end) is an escape line or
 /// holds a `;` comment: a `;` outside the `{...}` comments that open in
 /// it. Read as if no comment were open at its start, so a `;` in the

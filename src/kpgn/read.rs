@@ -367,20 +367,20 @@ impl Core {
         // A comment open in a variation opened after it (no token is read
         // in a comment), on the same line or a later one: the line named
         // is the earliest.
-        let line = self.carried.unwrap_or_else(|| {
-            let comment = self.brace.map(|(open, _)| {
-                self.brace_line.unwrap_or_else(|| self.line_of(input, open))
-            });
-            let variation = (self.depth > 0).then(|| {
-                self.var_line
-                    .unwrap_or_else(|| self.line_of(input, self.var_start))
-            });
-            comment
-                .into_iter()
-                .chain(variation)
-                .min()
-                .unwrap_or(self.start_line)
-        });
+        let line = match self.carried {
+            Some(line) => line,
+            None => {
+                let comment = self.brace.map(|(open, _)| {
+                    self.brace_line
+                        .unwrap_or_else(|| self.line_of(input, open))
+                });
+                let variation = (self.depth > 0).then(|| {
+                    self.var_line
+                        .unwrap_or_else(|| self.line_of(input, self.var_start))
+                });
+                comment.into_iter().chain(variation).min()?
+            }
+        };
         Some(Carry {
             from_rest: self.carried.is_some(),
             ..Carry::new(self.brace.is_some(), self.depth, line)
@@ -703,8 +703,7 @@ impl<S: Sink> Game<S> {
         let line_start = at == 0 || lex::ends_line(input, at - 1);
         let bracket = bracket || {
             let text = &input[..at];
-            let from = (0..at).rev().find(|&i| lex::ends_line(text, i));
-            lex::starts_with_bracket(&text[from.map_or(0, |i| i + 1)..])
+            lex::starts_with_bracket(&text[lex::line_start(text, 0)..])
         };
         self.quote = Some(Quote { depth, line, at, line_start, bracket });
     }
@@ -2194,11 +2193,7 @@ impl<S: Sink> Reader<S> {
             && !lex::ends_line(input, self.end - 1)
         {
             let last = &input[..self.end];
-            let from = (0..last.len())
-                .rev()
-                .find(|&i| lex::ends_line(last, i))
-                .map_or(0, |i| i + 1);
-            if lex::holds_line_comment(&last[from..]) {
+            if lex::holds_line_comment(&last[lex::line_start(last, 0)..]) {
                 // Its line is the next input's first.
                 let carry = self.carry.get_or_insert(Carry::new(false, 0, 1));
                 carry.line_comment = true;
