@@ -290,6 +290,40 @@ fn corrupt_data_is_a_read_error_naming_the_input() {
 }
 
 #[test]
+fn zeros_after_the_last_gzip_member_are_read_past() {
+    // gzip(1) reads past zero bytes after the last member (tape archives
+    // and block devices pad files with them); the tools took them for a
+    // member, and failed with a read error after writing the games.
+    let dir = Dir::new("compressed-zeros");
+    // The last game ends with a termination marker, so that it ends
+    // before a read error would.
+    let mut pgn = games(40);
+    pgn.extend_from_slice(b"[Event \"last\"]\n\n1. e4 {(:)} d5 {(:Qh4)} *\n");
+    let mut forms = Vec::new();
+    for (zeros, concat) in [(1, false), (512, false), (20_000, true)] {
+        let mut bytes = if concat {
+            concatenated("gz", &pgn)
+        } else {
+            compress("gz", &pgn)
+        };
+        bytes.resize(bytes.len() + zeros, 0);
+        forms.push((format!("padded{zeros}.gz"), bytes));
+    }
+    same_in_each_form(&dir, "kpgn-filter", &["-w"], &pgn, &forms);
+    // Anything after the zeros is no padding: a read error, after the
+    // games.
+    let want = dir.command("kpgn-filter").arg("-w").stdin(&pgn[..]).run();
+    let mut bytes = forms[2].1.clone();
+    bytes.extend(compress("gz", b"[Event \"after\"]\n"));
+    dir.create("after.gz", &bytes);
+    let got = dir.command("kpgn-filter").args(["-w", "after.gz"]).run();
+    let said = "kpgn-filter: after.gz: read error: corrupt gzip input: \
+                bytes after the zeros that pad it";
+    let got = got.code(2).says(said);
+    assert!(got.out() == want.code(0).out(), "the games before the zeros");
+}
+
+#[test]
 fn junk_after_the_last_stream_comes_after_all_that_was_decoded() {
     // liblzma's reader dropped what the read that met the junk decoded:
     // 30 games of 238 were not written from an xz file that gzip, zstd

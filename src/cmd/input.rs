@@ -197,9 +197,7 @@ impl Compression {
         let failed = Rc::new(Cell::new(false));
         let rdr = Raw { rdr, failed: Rc::clone(&failed) };
         let inner: Box<dyn Read> = match self {
-            Compression::Gzip => {
-                Box::new(flate2::read::MultiGzDecoder::new(rdr))
-            }
+            Compression::Gzip => Box::new(Gzip::new(rdr)),
             Compression::Zstd => match zstd::stream::read::Decoder::new(rdr) {
                 Ok(decoder) => Box::new(decoder),
                 Err(e) => Box::new(Failed(Some(e))),
@@ -248,6 +246,63 @@ impl Read for Decoding {
             };
             io::Error::new(e.kind(), text)
         })
+    }
+}
+
+/// gzip's decoder of every member, as `flate2`'s `MultiGzDecoder`, that
+/// reads past zero bytes after the last member as gzip(1) does: tape
+/// archives and some block devices pad a file with them. Anything else
+/// after a member must be one (or is an error, as before).
+struct Gzip<R> {
+    member: Option<flate2::bufread::GzDecoder<io::BufReader<R>>>,
+}
+
+impl<R: Read> Gzip<R> {
+    fn new(rdr: R) -> Gzip<R> {
+        let rdr = io::BufReader::new(rdr);
+        Gzip { member: Some(flate2::bufread::GzDecoder::new(rdr)) }
+    }
+}
+
+impl<R: Read> Read for Gzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::io::BufRead;
+        loop {
+            let Some(member) = self.member.as_mut() else { return Ok(0) };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended: the next, or zeros to the end.
+            let rdr = member.get_mut();
+            let mut zeros = false;
+            let next = loop {
+                let bytes = rdr.fill_buf()?;
+                let run = bytes.iter().take_while(|&&b| b == 0).count();
+                match bytes.get(run) {
+                    None if bytes.is_empty() => break false,
+                    None => {
+                        zeros = true;
+                        rdr.consume(run);
+                    }
+                    Some(&0x1f) if run == 0 && !zeros => break true,
+                    Some(_) => {
+                        let kind = io::ErrorKind::InvalidData;
+                        let text = if zeros || run > 0 {
+                            "bytes after the zeros that pad it"
+                        } else {
+                            "bytes after a member that start none"
+                        };
+                        return Err(io::Error::new(kind, text));
+                    }
+                }
+            };
+            let member = self.member.take().expect("a member was read");
+            if next {
+                let rdr = member.into_inner();
+                self.member = Some(flate2::bufread::GzDecoder::new(rdr));
+            }
+        }
     }
 }
 
