@@ -1809,11 +1809,23 @@ pub struct Reader<S> {
     /// last game written: a game without tags now would be read as part
     /// of the one written before it.
     quoted_out: bool,
-    /// The first line to read is the rest of a `;` comment or escape
-    /// line that ends the input before ([`Carry::line_comment`]).
-    line_comment: bool,
-    /// That line was just left out: a game that starts now fails.
-    after_line_comment: bool,
+    /// Where the rest of a `;` comment or escape line that ends the input
+    /// before ([`Carry::line_comment`]) stands.
+    rest: LineRest,
+}
+
+/// The rest of a `;` comment or escape line that ends an input without a
+/// line end, in the next input ([`Carry::line_comment`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum LineRest {
+    /// None.
+    #[default]
+    None,
+    /// It is the first line to read: it is left out.
+    Next,
+    /// It was just left out: a game that starts now may have lost its
+    /// first line to it, and fails.
+    Read,
 }
 
 // The sinks are the crate's own (the filter, the referee): the trait is
@@ -1841,8 +1853,7 @@ impl<S: Sink> Reader<S> {
             before: 0,
             open: false,
             quoted_out: false,
-            line_comment: false,
-            after_line_comment: false,
+            rest: LineRest::None,
         }
     }
 
@@ -1903,7 +1914,13 @@ impl<S: Sink> Reader<S> {
     /// `carry` open: their first line is the one that ended it.
     pub fn carry_on(&mut self, carry: Option<Carry>) {
         self.carry = carry;
-        self.line_comment = carry.is_some_and(|c| c.line_comment);
+        // A rest read at the end of the input before still fails the game
+        // that starts this one.
+        self.rest = match self.rest {
+            _ if carry.is_some_and(|c| c.line_comment) => LineRest::Next,
+            LineRest::Read => LineRest::Read,
+            _ => LineRest::None,
+        };
         self.game.quote =
             carry.and_then(|c| c.quote).map(|(depth, line, on)| {
                 let (line_start, bracket) = match on {
@@ -2221,7 +2238,10 @@ impl<S: Sink> Reader<S> {
     ) {
         let start = self.pos;
         let (end, next) = line_end(input, start, self.whole);
-        let first_line = std::mem::take(&mut self.line_comment);
+        let first_line = self.rest == LineRest::Next;
+        if first_line {
+            self.rest = LineRest::None;
+        }
         let carry = self.carry.take();
         // Only a comment that may quote games: its reading goes on.
         if let Some(carry) = carry.filter(|c| c.brace || c.depth > 0) {
@@ -2254,11 +2274,11 @@ impl<S: Sink> Reader<S> {
         }
         if first_line {
             // Reported with the carry ([`Carry::into_next_input`]).
-            self.after_line_comment = true;
+            self.rest = LineRest::Read;
             self.pos = next;
             return;
         }
-        let after_line_comment = std::mem::take(&mut self.after_line_comment);
+        let after_rest = std::mem::take(&mut self.rest) == LineRest::Read;
         let content = &input[start..end];
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
@@ -2322,7 +2342,7 @@ impl<S: Sink> Reader<S> {
         if !S::AS_READ && (self.open || self.quoted_out) && !tags {
             self.rest_after_open(input, start);
         }
-        if after_line_comment {
+        if after_rest {
             let message = "a game right after the rest of the ';' comment or \
                            escape line that ends the input before without a \
                            line end: its first line may have been read as \
