@@ -483,6 +483,17 @@ impl End {
         };
         text.replace('\n', one)
     }
+
+    /// Whether line `k` (from 0) of a text written with this line end
+    /// ends in U+0085 or U+2028, which PGN readers that end lines at LF
+    /// and CR alone do not take for a line end.
+    fn unicode_at(self, k: usize) -> bool {
+        match self {
+            End::Nel | End::Ls => true,
+            End::Mixed => matches!(End::CYCLE[k % 5], "\u{85}" | "\u{2028}"),
+            _ => false,
+        }
+    }
 }
 
 fn end() -> impl Strategy<Value = End> {
@@ -936,7 +947,16 @@ impl<'g> Builder<'g> {
         input.push_str("\n\n");
         input.push_str(&wrap(&toks[first_movetext..]));
         input.push('\n');
-        input = self.case.end.apply(&input);
+        // An escape line after U+0085 or U+2028 is a fault: other PGN
+        // readers read its text as part of the line before.
+        let end = self.case.end;
+        let mut lines = input.split_inclusive('\n').enumerate().skip(1);
+        if lines
+            .any(|(k, line)| line.starts_with('%') && end.unicode_at(k - 1))
+        {
+            expect = Expect::Refuse;
+        }
+        input = end.apply(&input);
 
         let cut = self.cut();
         let want: Vec<(Who, String)> = toks
@@ -1874,5 +1894,70 @@ fn the_cases_the_property_found() {
         if let Err(why) = check(&case) {
             panic!("{why}");
         }
+    }
+}
+
+/// An escape line after U+2028 or U+0085 in the movetext or the tag
+/// section: the tool ends lines there (FORMATS.md), PGN readers that end
+/// lines at LF and CR alone do not, and read the escape line's text as
+/// moves. Found by a hostile review (helper 34) on a6ab869: `1. e4<LS>%
+/// e5 {(:d6) secret} 2. Nf3 Nc6 *` was written as it stands for White,
+/// exit 0, with Black's moves, attempts and comment in what the tool
+/// took for White's escape line. Each of 400 refereed games, its movetext
+/// on one line, gets `%` after such a line end before one of the
+/// opponent's moves (or before its first tag but one): refused, every
+/// one, with the error that says why.
+#[test]
+fn an_escape_line_after_a_unicode_line_end_is_refused() {
+    for (g, game) in corpus().iter().take(400).enumerate() {
+        let player = if g % 2 == 0 { Side::White } else { Side::Black };
+        let end = if g % 4 < 2 { "\u{2028}" } else { "\u{85}" };
+        // The opponent's ply where the escape line starts.
+        let first = usize::from(player == Side::White);
+        let opponent: Vec<usize> =
+            (first..game.plies.len()).step_by(2).collect();
+        let at = opponent[g % opponent.len()];
+        let in_tags = g % 5 == 4;
+        let mut input = String::new();
+        for (k, (name, value)) in game.tags.iter().enumerate() {
+            if in_tags && k == 1 {
+                input.push_str(end);
+                input.push_str("% ");
+            } else if k > 0 {
+                input.push('\n');
+            }
+            input.push_str(&format!("[{name} \"{value}\"]"));
+        }
+        input.push_str("\n\n");
+        for (i, ply) in game.plies.iter().enumerate() {
+            if i == at && !in_tags {
+                input.push_str(end);
+                input.push_str("% ");
+            }
+            if i % 2 == 0 {
+                input.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            let attempts = ply.attempts.join(",");
+            input.push_str(&format!(
+                "{} {{({}:{attempts})}} ",
+                ply.san, ply.codes
+            ));
+        }
+        input.push_str(&game.result);
+        input.push('\n');
+        let config = Config { player, plies: None, keep_comments: false };
+        let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+        filter_reader(&config, input.as_bytes(), &mut out, &mut report)
+            .unwrap();
+        let said = report.iter().any(|d| {
+            d.severity == Severity::Error
+                && d.message.contains("an escape line ('%') after a U+")
+        });
+        assert!(
+            out.is_empty() && said,
+            "game {g}, {player:?}: not refused\n--- input:\n{input}\n\
+             --- output:\n{}\n--- messages: {report:?}",
+            String::from_utf8_lossy(&out)
+        );
     }
 }

@@ -133,12 +133,16 @@ fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
                 (i, line_start) = (next, true);
                 continue;
             }
-            if in_tags && (first == end || out[i] == b'%') {
+            // An escape line starts after LF or CR: after U+0085 or
+            // U+2028, PGN readers that end lines at LF and CR alone read
+            // it as movetext, and so does this reader.
+            let escape = out[i] == b'%' && !after_unicode_end(out, i);
+            if in_tags && (first == end || escape) {
                 (i, line_start) = (next, true);
                 continue;
             }
             in_tags = false;
-            if out[i] == b'%' {
+            if escape {
                 if r.owner == Some(opponent) && !keep {
                     return Err(leak("an opponent's '%' line", out, i));
                 }
@@ -353,6 +357,12 @@ fn seeming_end(out: &[u8], mut i: usize) -> usize {
         }
     }
     out.len()
+}
+
+/// Whether the line at `i` starts after U+0085 or U+2028.
+fn after_unicode_end(out: &[u8], i: usize) -> bool {
+    out[..i].ends_with(&[0xC2, 0x85])
+        || out[..i].ends_with(&[0xE2, 0x80, 0xA8])
 }
 
 /// The length of the line end at `i`: LF, CR, CR LF, U+0085, U+2028.

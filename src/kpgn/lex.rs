@@ -320,6 +320,17 @@ pub(super) fn ends_line(input: &[u8], i: usize) -> bool {
     }
 }
 
+/// The line end that `bytes` ends in if it is one that only Unicode
+/// knows (U+0085 or U+2028), where PGN readers that end lines at LF and
+/// CR alone go on in the same line: its name.
+pub(super) fn unicode_line_end(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [.., 0xC2, 0x85] => Some("U+0085"),
+        [.., 0xE2, 0x80, 0xA8] => Some("U+2028"),
+        _ => None,
+    }
+}
+
 /// Where the line that `bytes` ends in starts: just after its last line
 /// end, or at `floor` if there is none after it.
 pub(super) fn line_start(bytes: &[u8], floor: usize) -> usize {

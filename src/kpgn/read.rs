@@ -474,6 +474,9 @@ impl<S: Sink> Game<S> {
                 self.core.start_movetext(input);
                 self.sink.movetext(&self.core, input, pos, whole, out);
                 break;
+            } else if first < end {
+                // An escape line, checked as one in the movetext is.
+                self.line_item(input, pos..end);
             }
             // Blank and escape lines stay in the tag section.
             self.sink.tag_section_line(
@@ -1506,6 +1509,19 @@ impl<S: Sink> Game<S> {
                 break;
             }
             at += chunk.invalid().len();
+        }
+        // An escape line after a line end that only Unicode knows: a PGN
+        // reader that ends lines at LF and CR alone reads it as part of
+        // the line before, and its text as movetext (the opponent's moves
+        // and comments, kept here as the player's escape line).
+        let after = lex::unicode_line_end(&input[..span.start]);
+        if let Some(end) = after.filter(|_| text[0] == b'%') {
+            let message = format!(
+                "an escape line ('%') after a {end} line end, which PGN \
+                 readers that end lines at LF and CR alone do not take for \
+                 one: they read its text as movetext"
+            );
+            return self.core.fail(input, span.start, message);
         }
         if let Some((j, what)) = found {
             let kind = match text[0] {
