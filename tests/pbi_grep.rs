@@ -717,3 +717,46 @@ fn merged_versions_get_a_marker_all_records_are_valid_under() {
         .run();
     assert!(out.out().starts_with("\u{feff}#PBI 1.1\r\n"), "{}", out.out());
 }
+
+#[test]
+fn a_selected_data_line_that_starts_with_hash_stays_a_record() {
+    // Found by a review of the PBI tools (helper 35): after the first
+    // data line, a line that starts with `#` is a data line (FORMATS.md,
+    // PBI 2); selected first, it came right after the marker in the
+    // output, where it reads as a comment line, and `pbi-grep | pbi2csv`
+    // lost it with no message. Its `#` is written `\x23` now, which reads
+    // as the same record; a `#` line after the first one written stays
+    // as it is.
+    let dir = Dir::new("pbi-grep-hash-line");
+    let hash = "#B, Hans:8/8/8/8/8/8/8/K6k:#2::::::";
+    let later = "#C:8/8/8/8/8/8/8/K6k:#3::::::";
+    let input =
+        format!("{HEADER}A:8/8/8/8/8/8/8/K6k:#2::::::\n{hash}\n{later}\n");
+    // Past the first batch too, where the workers read (-j2): the two
+    // lines after 400 KB of records that are not selected.
+    let filler = "Filler, Fritz:8/8/8/8/8/8/8/K6k:#5::::::\n".repeat(10_000);
+    let big = format!("{HEADER}{filler}{hash}\n{later}\n");
+    let escaped = format!("\\x23{}", &hash[1..]);
+    for (name, text) in [("small.pbi", &input), ("big.pbi", &big)] {
+        let file = dir.create(name, text);
+        for threads in ["1", "2"] {
+            let out = dir
+                .command("pbi-grep")
+                .args(["-j", threads, "--stip", "^#[23]$", "--author", "^#"])
+                .arg(&file)
+                .run();
+            let out = out.code(0).out();
+            let data: Vec<&str> = out.lines().skip(2).collect();
+            assert_eq!(data, [escaped.as_str(), later], "{name} -j{threads}");
+            // Read back: the records' authors, as in the input.
+            let authors = dir
+                .command("pbi2csv")
+                .args(["-c", "authors"])
+                .stdin(out)
+                .run()
+                .code(0)
+                .out();
+            assert_eq!(authors, "authors\n\"#B, Hans\"\n#C\n", "{name}");
+        }
+    }
+}

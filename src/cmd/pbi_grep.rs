@@ -527,6 +527,7 @@ pub fn run<W: Write>(
         opts,
         out,
         header: false,
+        data: false,
         selected: 0,
         in_input: 0,
         pbi_input: false,
@@ -620,6 +621,8 @@ struct Grep<'s, W> {
     out: W,
     /// Whether the header of a first PBI input was written.
     header: bool,
+    /// Whether a data line was written.
+    data: bool,
     /// Records selected, over all inputs.
     selected: u64,
     /// Records selected in the current input.
@@ -676,7 +679,7 @@ impl<W: Write> Grep<'_, W> {
                 selected =
                     reading.select(line, &scan, read, None, false, msgs);
                 if selected {
-                    self.print(raw)
+                    self.print_data(raw)
                 } else {
                     Ok(())
                 }
@@ -696,7 +699,7 @@ impl<W: Write> Grep<'_, W> {
                     }
                     Some(Item::Record(rec)) if self.selector.selects(&rec) => {
                         selected = true;
-                        self.print(rec.line().raw())
+                        self.print_data(rec.line().raw())
                     }
                     _ if reading.parser.is_rejected() => {
                         self.pbi_input = false;
@@ -765,7 +768,7 @@ impl<W: Write> Grep<'_, W> {
             if self.input_done() {
                 return Ok(false);
             }
-            self.print(&batch.out)?;
+            self.print_data(&batch.out)?;
             Ok(true)
         })
     }
@@ -806,6 +809,23 @@ impl<W: Write> Grep<'_, W> {
             self.out.write_all(raw)?;
         }
         Ok(())
+    }
+
+    /// Prints selected data lines, `raw`. The first data line of the
+    /// output, right after the marker and comment lines, would read as a
+    /// comment line if it started with `#` (a data line after others in
+    /// its input, or after lines left out): that `#` is written `\x23`,
+    /// which reads as the same record.
+    fn print_data(&mut self, raw: &[u8]) -> io::Result<()> {
+        let first = !self.data;
+        self.data |= !raw.is_empty();
+        match raw {
+            [b'#', rest @ ..] if first && self.opts.mode == Mode::Print => {
+                self.out.write_all(b"\\x23")?;
+                self.out.write_all(rest)
+            }
+            _ => self.print(raw),
+        }
     }
 }
 
