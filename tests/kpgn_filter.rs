@@ -417,6 +417,10 @@ fn generate_move(
     }
     if rng.below(6) == 0 {
         let semi = format!("{name}semi{serial}");
+        // Ended by LF where the game's lines end at U+0085 or U+2028:
+        // what follows those on the line would be an error (readers that
+        // end lines at LF and CR alone read it as part of the comment).
+        let end = if end.len() > 1 { "\n" } else { end };
         *out += &format!(" ; {semi}{end}");
         written.texts.push(semi);
     }

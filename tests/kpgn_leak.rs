@@ -496,6 +496,24 @@ impl End {
     }
 }
 
+/// Whether `text` (written with LF, to be given line end `end`) holds a
+/// `;` comment or escape line ended by U+0085 or U+2028 with anything but
+/// blanks after it before the next LF or CR.
+fn lf_rest_not_blank(text: &str, end: End) -> bool {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let blank = |line: &str| {
+        line.trim_matches(|c| is_space(c) || c == '\n').is_empty()
+    };
+    (0..lines.len()).any(|k| {
+        let comment = lines[k].starts_with('%') || lines[k].contains(';');
+        comment
+            && end.unicode_at(k)
+            && (k + 1..lines.len())
+                .take_while(|&j| j == k + 1 || end.unicode_at(j - 1))
+                .any(|j| !blank(lines[j]))
+    })
+}
+
 fn end() -> impl Strategy<Value = End> {
     prop_oneof![
         10 => Just(End::Lf),
@@ -954,6 +972,12 @@ impl<'g> Builder<'g> {
         if lines
             .any(|(k, line)| line.starts_with('%') && end.unicode_at(k - 1))
         {
+            expect = Expect::Refuse;
+        }
+        // So is anything after a `;` comment or escape line that such a
+        // line end ends, up to the next LF or CR: they read it as part of
+        // the comment.
+        if lf_rest_not_blank(&input, end) {
             expect = Expect::Refuse;
         }
         input = end.apply(&input);
@@ -1959,5 +1983,77 @@ fn an_escape_line_after_a_unicode_line_end_is_refused() {
              --- output:\n{}\n--- messages: {report:?}",
             String::from_utf8_lossy(&out)
         );
+    }
+}
+
+/// What follows a `;` comment or escape line that U+2028 or U+0085 ends,
+/// up to the next LF or CR, is part of that comment to PGN readers that
+/// end lines at LF and CR alone, and movetext to the tool. Found by a
+/// review of the output as python-chess and pgn-extract read it (helper
+/// 37 on 86fb1eb), each written for White, exit 0: a `{` there opened a
+/// comment of White's over the lines after, which they read as Black's
+/// moves; a move there (`e6`) counted for the tool alone, so that every
+/// later Black move was written as White's, in clear with its attempts
+/// and comment; a line of tag pairs there started a game for the tool
+/// alone, Black's moves its White's; a termination marker there, then a
+/// comment, the same as the `{`. Such text is now a fault (and a game
+/// that a line of tag pairs starts anywhere in that LF line fails too),
+/// on one thread and in batches of any size; after LF it is what it was.
+#[test]
+fn text_after_a_line_comment_that_a_unicode_line_end_ends_is_refused() {
+    let cases = [
+        "1. e4 {(:)} ;a{E}{ note\ne5 2. Nf3 Nc6 secret\n} *\n",
+        "1. e4 {(:)}\n%a{E}{\ne5 2. Nf3 Nc6 secret\n} *\n",
+        "1. e4 {(:)}\n%x{E}e6 {(:)}\n2. e5 {(:d6) secret} Nf3 {(:)} 3. Nc6 \
+         {(:Bb4)} Bb5 {(:)} *\n",
+        "1. e4 {(:)}\n%x{E}[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 {(:)} 2. \
+         Nc6 {(:)} *\n",
+        "1. e4 {(:)} ;x{E}[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 {(:)} 2. \
+         Nc6 {(:)} *\n",
+        "1. e4 {(:)} ;x{E}* {\ne5 2. Nf3 Nc6 secret\n}\n",
+        // The line of tag pairs further on in the same LF line.
+        "1. e4 {(:)} ;x{E}Nc6{E}[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 \
+         {(:)} 2. Nc6 {(:)} *\n",
+    ];
+    let said = "text after a ';' comment or escape line that U+0085 or \
+                U+2028 ends";
+    let config =
+        Config { player: Side::White, plies: None, keep_comments: false };
+    for case in cases {
+        for end in ["\u{2028}", "\u{85}", "\n", "\r"] {
+            let input =
+                format!("[Event \"x\"]\n\n{}", case.replace("{E}", end));
+            let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+            filter_reader(&config, input.as_bytes(), &mut out, &mut report)
+                .unwrap();
+            let faulted = report.iter().any(|d| d.message.contains(said));
+            let shown = String::from_utf8_lossy(&out);
+            if end.len() > 1 {
+                assert!(
+                    faulted && out.is_empty(),
+                    "not refused: {input:?}\n--- output:\n{shown}\n--- {report:?}"
+                );
+            } else {
+                assert!(!faulted, "refused after {end:?}: {input:?}");
+            }
+            // In batches of any size (the lines cut between them), the same.
+            for batch_bytes in 1..=48 {
+                let (mut threaded, mut messages) = (vec![], vec![]);
+                filter_batches(
+                    &config,
+                    2,
+                    batch_bytes,
+                    input.as_bytes(),
+                    &mut threaded,
+                    &mut messages,
+                )
+                .unwrap();
+                assert!(
+                    threaded == out,
+                    "batches of {batch_bytes}: {input:?}"
+                );
+                assert_eq!(messages, report, "batches of {batch_bytes}");
+            }
+        }
     }
 }

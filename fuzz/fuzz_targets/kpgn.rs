@@ -43,11 +43,17 @@ fuzz_target!(|data: &[u8]| {
         assert!(threaded == once, "threads: other output");
         // A game that cannot be filtered leaves nothing, so every game
         // in the output was filtered, errors elsewhere or not.
-        if let Err(leak) = hidden(&once, &config) {
-            panic!(
-                "leak for {player:?}: {leak}\n--- output:\n{}",
-                String::from_utf8_lossy(&once)
-            );
+        // As the tool reads lines, and with a `;` comment or escape line
+        // that runs on over U+0085 and U+2028 to the next LF or CR, as PGN
+        // readers that end lines at LF and CR alone read it.
+        for lf_only in [false, true] {
+            if let Err(leak) = hidden(&once, &config, lf_only) {
+                panic!(
+                    "leak for {player:?} (LF and CR only: {lf_only}): \
+                     {leak}\n--- output:\n{}",
+                    String::from_utf8_lossy(&once)
+                );
+            }
         }
         if !report.is_empty() {
             continue;
@@ -110,7 +116,12 @@ fn filter(config: &Config, input: &[u8]) -> (Vec<u8>, Vec<Diagnostic>) {
 /// `keep_comments`) no `;` comment, `%` line or comment but its
 /// Kriegspiel comment, which holds a count of attempts, not a list, and
 /// no free text.
-fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
+///
+/// With `lf_only`, a `;` comment or `%` line runs on over U+0085 and
+/// U+2028 to the next LF or CR, as PGN readers that end lines there alone
+/// read it: what the tool reads after such a line end must show nothing
+/// either way.
+fn hidden(out: &[u8], config: &Config, lf_only: bool) -> Result<(), String> {
     let opponent = config.player.opponent();
     let keep = config.keep_comments;
     let mut r = Reader { first: Side::White, plies: 0, owner: None };
@@ -146,12 +157,12 @@ fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
                 if r.owner == Some(opponent) && !keep {
                     return Err(leak("an opponent's '%' line", out, i));
                 }
-                (i, line_start) = (seeming_end(out, i), true);
+                (i, line_start) = (seeming_end(out, i, lf_only), true);
                 continue;
             }
         }
         let b = out[i];
-        if let Some(n) = line_end_at(out, i) {
+        if let Some(n) = line_end_at(out, i, false) {
             (i, line_start) = (i + n, true);
         } else if space_at(out, i) > 0 {
             i += space_at(out, i);
@@ -169,7 +180,7 @@ fn hidden(out: &[u8], config: &Config) -> Result<(), String> {
             if r.owner == Some(opponent) && !keep {
                 return Err(leak("an opponent's ';' comment", out, i));
             }
-            (i, line_start) = (seeming_end(out, i), true);
+            (i, line_start) = (seeming_end(out, i, lf_only), true);
         } else if b == b'(' || b == b')' {
             return Err(leak("a variation", out, i));
         } else if b == b'$' {
@@ -331,7 +342,7 @@ fn fen_side(line: &[u8]) -> Option<Side> {
 /// Where the line at `i` ends, and where the next starts.
 fn line_end(out: &[u8], mut i: usize) -> (usize, usize) {
     while i < out.len() {
-        if let Some(n) = line_end_at(out, i) {
+        if let Some(n) = line_end_at(out, i, false) {
             return (i, i + n);
         }
         i += 1;
@@ -344,9 +355,9 @@ fn line_end(out: &[u8], mut i: usize) -> (usize, usize) {
 /// program that splits lines may show as one (VT, FF, FS, GS, RS,
 /// U+2029, a byte 85 after ASCII: NEL in Latin-1). A `;` comment or `%`
 /// line read to there: what follows shows as movetext, and is read so.
-fn seeming_end(out: &[u8], mut i: usize) -> usize {
+fn seeming_end(out: &[u8], mut i: usize, lf_only: bool) -> usize {
     while i < out.len() {
-        if let Some(n) = line_end_at(out, i) {
+        if let Some(n) = line_end_at(out, i, lf_only) {
             return i + n;
         }
         match out[i..] {
@@ -365,13 +376,14 @@ fn after_unicode_end(out: &[u8], i: usize) -> bool {
         || out[..i].ends_with(&[0xE2, 0x80, 0xA8])
 }
 
-/// The length of the line end at `i`: LF, CR, CR LF, U+0085, U+2028.
-fn line_end_at(out: &[u8], i: usize) -> Option<usize> {
+/// The length of the line end at `i`: LF, CR, CR LF, U+0085, U+2028; the
+/// first three only if `lf_only`.
+fn line_end_at(out: &[u8], i: usize, lf_only: bool) -> Option<usize> {
     match out[i..] {
         [b'\r', b'\n', ..] => Some(2),
         [b'\r' | b'\n', ..] => Some(1),
-        [0xC2, 0x85, ..] => Some(2),
-        [0xE2, 0x80, 0xA8, ..] => Some(3),
+        [0xC2, 0x85, ..] if !lf_only => Some(2),
+        [0xE2, 0x80, 0xA8, ..] if !lf_only => Some(3),
         _ => None,
     }
 }
@@ -390,7 +402,7 @@ fn space_at(out: &[u8], i: usize) -> usize {
 /// The length of white space or a line end at `i`.
 fn all_space_at(out: &[u8], i: usize) -> usize {
     match space_at(out, i) {
-        0 => line_end_at(out, i).unwrap_or(0),
+        0 => line_end_at(out, i, false).unwrap_or(0),
         n => n,
     }
 }

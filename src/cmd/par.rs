@@ -983,8 +983,8 @@ mod map {
 
         /// The range, in the current window, of the next batch of
         /// records that run over lines (games): whole lines of `size`
-        /// bytes or more, up to the first line after them whose content
-        /// (line end left out) `cut` says starts a record, which starts
+        /// bytes or more, up to the first line after them that `cut` says
+        /// starts a record (it sees the line with its line end), which starts
         /// the next batch; `None` at the end. `cut` sees each line after
         /// the first `size` bytes once, in order, until it says yes. With
         /// [`BatchEnd::Uncut`], no such line came within `max` bytes: the
@@ -1039,8 +1039,8 @@ mod map {
                         None if end_of_file => Some((rest.len(), rest.len())),
                         _ => None,
                     };
-                    let Some((end, after)) = line else { break };
-                    if cut(&rest[..end]) {
+                    let Some((_, after)) = line else { break };
+                    if cut(&rest[..after]) {
                         self.advance(next);
                         return Ok(Some((from..from + next, BatchEnd::Cut)));
                     }
@@ -1252,8 +1252,8 @@ where
 /// [`run`] for an input that is a file, `file`, read by `lines` so far:
 /// the rest of the file is mapped into memory a window at a time, and
 /// each batch is a range of a window, as [`run_file_lines`] reads one,
-/// with no copy of its bytes. `cut` sees the content of each line (its
-/// line end left out) after a batch has filled, as in [`run`]. A batch
+/// with no copy of its bytes. `cut` sees each line with its line end
+/// after a batch has filled, as in [`run`]. A batch
 /// that finds no cut ends the parallel reading with
 /// [`End::UncutAt`].
 ///
@@ -1296,7 +1296,7 @@ where
         }
     }
     let _ = file;
-    run(lines, workers, batch_bytes, |line| cut(line.content()), emit)
+    run(lines, workers, batch_bytes, |line| cut(line.raw()), emit)
 }
 
 /// [`run_file`] once the file is known to be mappable: its windows from

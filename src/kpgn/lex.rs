@@ -421,12 +421,24 @@ pub struct Cuts {
 }
 
 impl Cuts {
-    /// Whether the line whose content is `line` certainly starts a game,
-    /// the lines given since the last `true` being the lines just before
-    /// it (as a reader that cuts an input into batches gives them).
-    pub fn starts_game(&mut self, line: &[u8]) -> bool {
+    /// Whether the line `raw` (its line end included) certainly starts a
+    /// game, the lines given since the last `true` being the lines just
+    /// before it (as a reader that cuts an input into batches gives them).
+    pub fn starts_game(&mut self, raw: &[u8]) -> bool {
+        let ending = unicode_line_end(raw);
+        let line = match raw {
+            _ if ending.is_some() => {
+                &raw[..raw.len()
+                    - if raw[raw.len() - 1] == 0x85 { 2 } else { 3 }]
+            }
+            [.., b'\r', b'\n'] => &raw[..raw.len() - 2],
+            [.., b'\r' | b'\n'] => &raw[..raw.len() - 1],
+            _ => raw,
+        };
         let first = skip_space(line, 0, line.len());
         if first == line.len() {
+            // Nor after U+0085 or U+2028 (see below).
+            self.after_movetext &= ending.is_none();
             return false;
         }
         let after_movetext = std::mem::take(&mut self.after_movetext);
@@ -437,7 +449,13 @@ impl Cuts {
         // comment, whose tag section the next line goes on with.
         let bracket_after_brace = memchr(b'}', line)
             .is_some_and(|j| memchr(b'[', &line[j..]).is_some());
-        self.after_movetext = line[0] != b'%' && !bracket_after_brace;
+        // Nor after a line that U+0085 or U+2028 ends: where it holds a
+        // `;` comment, or follows one, PGN readers that end lines at LF and
+        // CR alone read on in that comment, and a game that starts there
+        // fails, which the reader of the lines before it must see
+        // ([`super::read::Reader`]).
+        self.after_movetext =
+            line[0] != b'%' && !bracket_after_brace && ending.is_none();
         false
     }
 }

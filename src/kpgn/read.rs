@@ -271,6 +271,15 @@ pub(crate) struct Core {
     first_line: u64,
     /// The next byte to read is the first of its line.
     at_line_start: bool,
+    /// A `;` comment or escape line ended at U+0085 or U+2028, and what
+    /// was read after it was blank: the rest of its LF line, which PGN
+    /// readers that end lines at LF and CR alone read as part of it, is
+    /// checked on from where reading goes on ([`Game::lf_rest`]).
+    lf_rest: bool,
+    /// A `;` comment or escape line ended at U+0085 or U+2028, and no LF
+    /// or CR since: the LF line goes on that such readers read as part of
+    /// it ([`Reader::lf_cut`]).
+    in_lf_rest: bool,
     pub phase: Phase,
     /// The first thing wrong, which makes the game leave no output.
     pub error: Option<Diagnostic>,
@@ -332,6 +341,8 @@ impl Core {
             start_line,
             first_line: start_line,
             at_line_start: true,
+            lf_rest: false,
+            in_lf_rest: false,
             phase: Phase::Tags,
             error: None,
             failed: false,
@@ -461,6 +472,9 @@ impl<S: Sink> Game<S> {
         whole: usize,
         out: &mut Vec<u8>,
     ) -> (usize, Stop) {
+        if self.core.lf_rest {
+            self.lf_rest(&input[..whole], pos);
+        }
         while self.core.phase == Phase::Tags {
             if pos == whole {
                 return (pos, Stop::More);
@@ -476,7 +490,10 @@ impl<S: Sink> Game<S> {
                 break;
             } else if first < end {
                 // An escape line, checked as one in the movetext is.
-                self.line_item(input, pos..end);
+                self.line_item(&input[..whole], pos..end);
+            }
+            if next > end && matches!(input[end], b'\n' | b'\r') {
+                self.core.in_lf_rest = false;
             }
             // Blank and escape lines stay in the tag section.
             self.sink.tag_section_line(
@@ -855,6 +872,7 @@ impl<S: Sink> Game<S> {
                 }
                 Class::Space => i + 1,
                 Class::LineEnd => {
+                    self.core.in_lf_rest = false;
                     let crlf = b == b'\r' && input.get(i + 1) == Some(&b'\n');
                     let next = if crlf { i + 2 } else { i + 1 };
                     if let Some(stop) = self.line_end(input, i, next, out) {
@@ -985,6 +1003,12 @@ impl<S: Sink> Game<S> {
             return Err(Stop::More);
         };
         self.core.brace = None;
+        if self.core.in_lf_rest {
+            // A line end of LF or CR in it ends the LF line.
+            let inside = &input[open..close];
+            self.core.in_lf_rest =
+                memchr::memchr2(b'\n', b'\r', inside).is_none();
+        }
         // PGN comments do not nest: a `{` inside one says that a `}` was
         // lost before it, and what follows, read as part of the comment
         // (the opponent's move, attempts and comment, in one of the
@@ -1014,7 +1038,7 @@ impl<S: Sink> Game<S> {
         out: &mut Vec<u8>,
     ) -> Result<usize, Stop> {
         let game = &self.core;
-        if game.carried.is_none() {
+        if game.carried.is_none() & !game.in_lf_rest {
             let side = if game.depth > 0 { None } else { game.owner };
             match input.get(open + 1) {
                 Some(b'(') => {
@@ -1523,6 +1547,13 @@ impl<S: Sink> Game<S> {
             );
             return self.core.fail(input, span.start, message);
         }
+        // Ended there itself: they read what follows it on to the next LF
+        // or CR as part of it.
+        if matches!(input.get(span.end), Some(0xC2 | 0xE2)) {
+            let next = span.end + if input[span.end] == 0xC2 { 2 } else { 3 };
+            self.core.in_lf_rest = true;
+            self.lf_rest(input, next);
+        }
         if let Some((j, what)) = found {
             let kind = match text[0] {
                 b';' => "a ';' comment",
@@ -1534,6 +1565,41 @@ impl<S: Sink> Game<S> {
             );
             self.core.fail(input, span.start + j, message);
         }
+    }
+
+    /// The rest of a LF line from `from`, after a `;` comment or escape
+    /// line that U+0085 or U+2028 ends, in `input` (what was read): PGN
+    /// readers that end lines at LF and CR alone read it as part of that
+    /// comment. Anything there but blanks and those line ends is a fault:
+    /// what the reader takes for movetext (the opponent's moves, a
+    /// comment of the player's over the lines after, a line of tag pairs
+    /// that starts a game) they take for the text of the comment, and the
+    /// other way round, from there on to the end of the game. Reading
+    /// goes on with the rest at the next block when `input` ends first.
+    #[cold]
+    #[inline(never)]
+    fn lf_rest(&mut self, input: &[u8], from: usize) {
+        let mut i = from;
+        self.core.lf_rest = false;
+        loop {
+            let n = match input[i.min(input.len())..] {
+                [] => {
+                    self.core.lf_rest = true;
+                    return;
+                }
+                [b'\n' | b'\r', ..] => return,
+                [b' ' | b'\t', ..] => 1,
+                [0xC2, 0xA0 | 0x85, ..] => 2,
+                [0xE2, 0x80, 0xA8, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+                _ => break,
+            };
+            i += n;
+        }
+        let message = "text after a ';' comment or escape line that U+0085 \
+                       or U+2028 ends, on the same line for PGN readers that \
+                       end lines at LF and CR alone: they read it as part of \
+                       that comment, and what follows it otherwise than here";
+        self.core.fail(input, i, message.into());
     }
 
     /// A byte that starts no token: an error, up to the next white space.
@@ -1825,6 +1891,12 @@ pub struct Reader<S> {
     /// last game written: a game without tags now would be read as part
     /// of the one written before it.
     quoted_out: bool,
+    /// The game before ended at a line of tag pairs that is the text
+    /// after a `;` comment or escape line that U+0085 or U+2028 ends
+    /// ([`Game::lf_rest`]; the lines before it cannot be cut from it, see
+    /// [`lex::Cuts`]): to PGN readers that end lines at LF and CR alone,
+    /// the game that line starts is the rest of that game.
+    lf_cut: bool,
     /// Where the rest of a `;` comment or escape line that ends the input
     /// before ([`Carry::line_comment`]) stands.
     rest: LineRest,
@@ -1869,6 +1941,7 @@ impl<S: Sink> Reader<S> {
             before: 0,
             open: false,
             quoted_out: false,
+            lf_cut: false,
             rest: LineRest::None,
         }
     }
@@ -2295,6 +2368,7 @@ impl<S: Sink> Reader<S> {
             return;
         }
         let after_rest = std::mem::take(&mut self.rest) == LineRest::Read;
+        let lf_cut = std::mem::take(&mut self.lf_cut);
         let content = &input[start..end];
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
@@ -2357,6 +2431,14 @@ impl<S: Sink> Reader<S> {
         }
         if !S::AS_READ && (self.open || self.quoted_out) && !tags {
             self.rest_after_open(input, start);
+        }
+        if lf_cut {
+            let message = "a game whose line of tag pairs comes after text \
+                           that follows a ';' comment or escape line that \
+                           U+0085 or U+2028 ends: PGN readers that end lines \
+                           at LF and CR alone read it as part of that \
+                           comment, and what follows as the game before";
+            self.game.core.fail(input, start, message.into());
         }
         if after_rest {
             let message = "a game right after the rest of the ';' comment or \
@@ -2479,6 +2561,7 @@ impl<S: Sink> Reader<S> {
         report: &mut dyn Report,
     ) {
         self.in_game = false;
+        self.lf_cut = cut && self.game.core.in_lf_rest;
         let input = &input[..end];
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
