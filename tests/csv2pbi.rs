@@ -470,6 +470,54 @@ fn ragged_row_is_an_error_and_the_others_are_written() {
     assert_eq!(out.out(), format!("{MARKER}Loyd::#2::::::\nC::#4::::::\n"));
 }
 
+/// LINE in a message is the line where the row starts, counting every
+/// line end of FORMATS.md: CR LF, CR, the blank lines skipped, and the
+/// line ends inside the quoted values before the row (review F2 on
+/// 2874efb: CR LF rows were numbered a line early, CR rows all 1).
+#[test]
+fn rows_are_numbered_by_the_line_they_start_on() {
+    let dir = Dir::new("csv2pbi-row-lines");
+    // `/` is a row end, `|` a line end inside a quoted value: A on line
+    // 2, B on 3 and 4, a blank line, C on 6, D on 7, E on 8 and 9 (U+0085
+    // ends a line), F on 10 and 11 (U+2028 too), G on 12.
+    let rows = "authors,status/A,x/\"B|b\",x//C,x/D,x,more/\"E\u{85}e\",x/\
+                \"F\u{2028}f\",x/G,x/";
+    for (end, inside, more) in [
+        ("\n", "\n", 0),
+        ("\r\n", "\r\n", 0),
+        ("\r", "\r", 0),
+        ("\r", "\r\n", 0),
+        // LF CR is two line ends.
+        ("\r\n", "\n\r", 1),
+    ] {
+        let table = rows.replace('/', end).replace('|', inside);
+        dir.create("t.csv", &table);
+        let out = dir.command("csv2pbi").arg("t.csv").run().code(2);
+        let at = |line: u64| line + if line > 3 { more } else { 0 };
+        let status = "warning: unknown status 'x' kept";
+        let want = format!(
+            "csv2pbi: t.csv:{}: {status}\n\
+             csv2pbi: t.csv:{}: {status}\n\
+             csv2pbi: t.csv:{}: {status}\n\
+             csv2pbi: t.csv:{}: expected 2 fields, as in the header row, \
+             found 3\n\
+             csv2pbi: t.csv:{}: {status}\n\
+             csv2pbi: t.csv:{}: the authors value holds U+2028 (line \
+             separator), which PBI cannot hold: it ends a line, and \\xHH \
+             reaches only U+00FF\n\
+             csv2pbi: t.csv:{}: {status}\n",
+            at(2),
+            at(3),
+            at(6),
+            at(7),
+            at(8),
+            at(10),
+            at(12)
+        );
+        assert_eq!(out.err(), want, "{end:?} {inside:?}");
+    }
+}
+
 #[test]
 fn invalid_utf8_is_carried_through_with_a_warning() {
     let dir = Dir::new("csv2pbi-utf8");

@@ -22,6 +22,7 @@ use calamine::{DataRef, Reader as _, Xlsx};
 use csv::ByteRecord;
 
 use crate::board::Board;
+use crate::cmd::csv_rows::RowScan;
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output::BUFFER_SIZE;
@@ -610,18 +611,21 @@ impl Pipe<'_> {
         msgs: &mut Messages,
         out: &mut W,
     ) -> Result<(), Failure> {
+        // The scan knows the line each row starts on; the csv reader
+        // does not (see `csv_rows`).
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
             .delimiter(config.delimiter)
             .buffer_capacity(BUFFER_SIZE)
-            .from_reader(rdr);
+            .from_reader(RowScan::new(rdr, config.delimiter));
         let mut rec = ByteRecord::new();
         if !csv.read_byte_record(&mut rec).map_err(read_failure)? {
             msgs.report(Diagnostic::error(0, "empty: no header row"));
             return Ok(());
         }
-        let Some(header) = Header::new(&rec, record_line(&rec), msgs) else {
+        let n = csv.get_mut().next_row().unwrap_or(0);
+        let Some(header) = Header::new(&rec, n, msgs) else {
             return Ok(());
         };
         let header = Arc::new(header);
@@ -632,6 +636,7 @@ impl Pipe<'_> {
                 Ok(false) => break Ok(()),
                 Err(e) => break Err(read_failure(e)),
             }
+            let n = csv.get_mut().next_row().unwrap_or(0);
             let rec = &chunk.records[chunk.len];
             let problem = (rec.len() != header.width).then(|| {
                 format!(
@@ -640,7 +645,7 @@ impl Pipe<'_> {
                     rec.len()
                 )
             });
-            chunk.push(record_line(rec), problem);
+            chunk.push(n, problem);
             if chunk.bytes >= CHUNK_BYTES {
                 let next = self.chunk(&header);
                 let full = std::mem::replace(&mut chunk, next);
@@ -1210,11 +1215,6 @@ fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
             ),
         ));
     }
-}
-
-/// The line a CSV record starts at.
-fn record_line(rec: &ByteRecord) -> u64 {
-    rec.position().map_or(0, |p| p.line())
 }
 
 /// A CSV reading error: the input's, not the output's.

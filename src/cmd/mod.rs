@@ -12,6 +12,7 @@ library uses anything here.
 | [`pbi2csv`] | `pbi2csv`: PBI records as CSV rows |
 | [`csv2pbi`] | `csv2pbi`: CSV rows and workbooks back to PBI records |
 | [`csv_row`] | pbi2csv's fast way: a row straight from a scanned line |
+| [`csv_rows`] | where the rows of CSV input start, a quote never closed |
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
@@ -30,6 +31,7 @@ library uses anything here.
 pub mod cli;
 pub mod csv2pbi;
 pub mod csv_row;
+pub mod csv_rows;
 pub mod flags;
 pub mod games;
 pub mod gbr_encode;
