@@ -518,6 +518,83 @@ fn rows_are_numbered_by_the_line_they_start_on() {
     }
 }
 
+/// A quote that opens a value and is never closed makes the rest of the
+/// input that value, rows and all: the row is an error, at the line of
+/// that quote, that says how far it runs; it is left out, with --raw too
+/// (review F1 on 2874efb: rows B and C went into A's comment, exit 0,
+/// no message; --raw blamed a line end in the comment).
+#[test]
+fn a_quote_never_closed_is_an_error_at_its_line() {
+    let dir = Dir::new("csv2pbi-unclosed");
+    let k = "8/8/8/8/8/8/8/K6k";
+    let table = format!(
+        "authors,position,comment\nZ,{k},\"fine\nand closed\"\n\
+         A,{k},\"oops\nB,{k},ok\r\nC,{k},ok\n"
+    );
+    dir.create("t.csv", &table);
+    let want = "csv2pbi: t.csv:4: a quoted field opened here is never \
+                closed: its row runs to the end of the input (line 6): row \
+                left out\n";
+    let out = dir.command("csv2pbi").arg("t.csv").run().code(2);
+    assert_eq!(out.err(), want);
+    assert_eq!(
+        out.out(),
+        format!("{MARKER}Z:{k}:::::::fine\\x0aand closed\n")
+    );
+    // --raw: the same error, and no other (the row was never made).
+    let table = table.replace("\nand closed", " and closed");
+    dir.create("r.csv", &table);
+    let out = dir.command("csv2pbi").args(["--raw", "r.csv"]).run().code(2);
+    assert_eq!(
+        out.err(),
+        want.replace("t.csv:4", "r.csv:3").replace("6", "5")
+    );
+    assert_eq!(out.out(), format!("{MARKER}Z:{k}:::::::fine and closed\n"));
+    // In the header row: the input is skipped, the next one read.
+    dir.create("h.csv", "authors,\"comment\nA,x\n");
+    let out = dir.command("csv2pbi").args(["h.csv", "r.csv"]).run().code(2);
+    assert!(out.err().starts_with(
+        "csv2pbi: h.csv:1: a quoted field opened here is never closed: the \
+         header row runs to the end of the input (line 2): input skipped\n\
+         csv2pbi: r.csv:3: "
+    ));
+}
+
+/// Quoted values that hold line ends, and are closed, are values like
+/// any other, up to the very end of the input; with --raw such a value is
+/// an error of its own row alone.
+#[test]
+fn a_quoted_value_with_line_ends_is_read_when_closed() {
+    let dir = Dir::new("csv2pbi-closed");
+    for end in ["\n", "\r\n", "\r"] {
+        let table = "authors,comment/A,\"one/two\"/B,\"say \"\"hi\"\"/\"/\
+                     C,\"last/\"\"\"";
+        let table = table.replace('/', end);
+        let out = dir.command("csv2pbi").stdin(&table).run().code(0);
+        let end = end.replace('\r', "\\x0d").replace('\n', "\\x0a");
+        assert_eq!(
+            out.out(),
+            format!(
+                "{MARKER}A::::::::one{end}two\nB::::::::say \"hi\"{end}\n\
+                 C::::::::last{end}\"\n"
+            )
+        );
+        assert_eq!(out.err(), "");
+        let out =
+            dir.command("csv2pbi").arg("--raw").stdin(&table).run().code(2);
+        assert_eq!(out.out(), MARKER);
+        assert_eq!(
+            out.err(),
+            "csv2pbi: <stdin>:2: the comment value holds a line end, which \
+             PBI cannot hold\n\
+             csv2pbi: <stdin>:4: the comment value holds a line end, which \
+             PBI cannot hold\n\
+             csv2pbi: <stdin>:6: the comment value holds a line end, which \
+             PBI cannot hold\n"
+        );
+    }
+}
+
 #[test]
 fn invalid_utf8_is_carried_through_with_a_warning() {
     let dir = Dir::new("csv2pbi-utf8");

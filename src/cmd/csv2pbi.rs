@@ -22,7 +22,7 @@ use calamine::{DataRef, Reader as _, Xlsx};
 use csv::ByteRecord;
 
 use crate::board::Board;
-use crate::cmd::csv_rows::RowScan;
+use crate::cmd::csv_rows::{RowScan, RowStart, Unclosed};
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output::BUFFER_SIZE;
@@ -491,14 +491,15 @@ impl Chunk {
         &mut self.records[self.len]
     }
 
-    /// Takes the record [`Chunk::next`] lent as row `n`.
-    fn push(&mut self, n: u64, problem: Option<String>) {
+    /// Takes the record [`Chunk::next`] lent as row `n`, with the error
+    /// that leaves it out, if any.
+    fn push(&mut self, n: u64, problem: Option<Diagnostic>) {
         let i = self.len;
         self.bytes += self.records[i].as_slice().len() + 16;
         self.numbers.push(n);
         self.skip.push(problem.is_some());
-        if let Some(msg) = problem {
-            self.early.push((i, Diagnostic::error(n, msg)));
+        if let Some(d) = problem {
+            self.early.push((i, d));
         }
         self.len += 1;
     }
@@ -624,8 +625,13 @@ impl Pipe<'_> {
             msgs.report(Diagnostic::error(0, "empty: no header row"));
             return Ok(());
         }
-        let n = csv.get_mut().next_row().unwrap_or(0);
-        let Some(header) = Header::new(&rec, n, msgs) else {
+        let row = next_row(&mut csv);
+        if let Some(open) = row.unclosed {
+            let msg = unclosed(open, "the header row", "input skipped");
+            msgs.report(Diagnostic::error(open.quote, msg));
+            return Ok(());
+        }
+        let Some(header) = Header::new(&rec, row.line, msgs) else {
             return Ok(());
         };
         let header = Arc::new(header);
@@ -636,16 +642,28 @@ impl Pipe<'_> {
                 Ok(false) => break Ok(()),
                 Err(e) => break Err(read_failure(e)),
             }
-            let n = csv.get_mut().next_row().unwrap_or(0);
+            let row = next_row(&mut csv);
             let rec = &chunk.records[chunk.len];
-            let problem = (rec.len() != header.width).then(|| {
-                format!(
-                    "expected {} fields, as in the header row, found {}",
-                    header.width,
-                    rec.len()
-                )
-            });
-            chunk.push(n, problem);
+            let problem = match row.unclosed {
+                // Its last field holds the rest of the input, rows and
+                // all: not a record, whatever its fields.
+                Some(open) => Some(Diagnostic::error(
+                    open.quote,
+                    unclosed(open, "its row", "row left out"),
+                )),
+                None => (rec.len() != header.width).then(|| {
+                    Diagnostic::error(
+                        row.line,
+                        format!(
+                            "expected {} fields, as in the header row, \
+                             found {}",
+                            header.width,
+                            rec.len()
+                        ),
+                    )
+                }),
+            };
+            chunk.push(row.line, problem);
             if chunk.bytes >= CHUNK_BYTES {
                 let next = self.chunk(&header);
                 let full = std::mem::replace(&mut chunk, next);
@@ -846,7 +864,8 @@ impl Row {
         while rec.len() < header.width {
             rec.push_field(b"");
         }
-        chunk.push(n, self.problem.take());
+        let problem = self.problem.take();
+        chunk.push(n, problem.map(|msg| Diagnostic::error(n, msg)));
     }
 }
 
@@ -1215,6 +1234,23 @@ fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
             ),
         ));
     }
+}
+
+/// Where the row the csv reader has just read starts.
+fn next_row<R: Read>(csv: &mut csv::Reader<RowScan<R>>) -> RowStart {
+    // Every row is seen starting before the csv reader can give it.
+    let unseen = RowStart { line: 0, unclosed: None };
+    csv.get_mut().next_row().unwrap_or(unseen)
+}
+
+/// The error of a quoted field never closed, in `row`, which is then
+/// `done` with.
+fn unclosed(open: Unclosed, row: &str, done: &str) -> String {
+    format!(
+        "a quoted field opened here is never closed: {row} runs to the end \
+         of the input (line {}): {done}",
+        open.last
+    )
 }
 
 /// A CSV reading error: the input's, not the output's.

@@ -1,11 +1,14 @@
-//! Where each row of a CSV input starts: what csv2pbi's messages need
-//! and the `csv` crate does not tell.
+//! Where each row of a CSV input starts, and a quoted field that is
+//! never closed: what csv2pbi's messages need and the `csv` crate does
+//! not tell.
 //!
 //! csv-core counts LF alone as a line end, and a record's position is
 //! where reading stopped after the record before it: between the CR and
 //! the LF of a CR LF, and before the blank lines it then skips. So a row
 //! after a CR LF row was numbered a line early, a CR alone was not counted
-//! at all, nor were blank lines.
+//! at all, nor were blank lines. And a quote that is never closed takes
+//! the rest of the input into its field, rows and all, with no error
+//! (csv-core "prefers *a* parse over *no* parse").
 //!
 //! [`RowScan`] stands between the input and the csv reader and follows
 //! the bytes on their way with csv-core's rules for csv2pbi's settings:
@@ -15,7 +18,7 @@
 //! the first read is skipped. It notes the line each row starts on,
 //! counting every line end that FORMATS.md names (LF, CR, CR LF, U+0085,
 //! U+2028), inside quoted fields too: the csv reader's n-th record is the
-//! n-th row noted.
+//! n-th row noted. At the end of the input it notes a quote still open.
 //!
 //! It costs little beside csv-core: `memchr3` finds the next `"`, CR or
 //! LF, and two `memmem` finders the U+0085 and U+2028 of each read.
@@ -26,6 +29,25 @@ use std::io::{self, Read};
 use memchr::{memchr3, memmem};
 
 use crate::lines::BOM;
+
+/// A quoted field open at the end of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unclosed {
+    /// The line of the `"` that opened it.
+    pub quote: u64,
+    /// The last line of the input, where the field ends.
+    pub last: u64,
+}
+
+/// Where a row starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowStart {
+    /// The line of its first byte, from 1.
+    pub line: u64,
+    /// It is the last row, and a quoted field in it is never closed: its
+    /// last field holds the rest of the input.
+    pub unclosed: Option<Unclosed>,
+}
 
 /// A reader that notes where the rows of the CSV read through it start
 /// (see the module's docs).
@@ -41,10 +63,14 @@ pub struct RowScan<R> {
     /// The last byte read was a `"` inside a quoted field: the next byte
     /// says whether it closes the field or is the first of a `""`.
     pending: bool,
+    /// The line of the `"` that opened the current quoted field.
+    quote_line: u64,
     /// The line the next line end ends: 1 + the line ends counted.
     line: u64,
     /// The last two bytes read, for a line end split between reads.
     tail: [u8; 2],
+    /// The last byte read ended a line.
+    ended: bool,
     /// Where the U+0085 and U+2028 of the current read end (their last
     /// byte), in order, and how many of them [`RowScan::line`] counts.
     uni: Vec<usize>,
@@ -53,6 +79,8 @@ pub struct RowScan<R> {
     ls: memmem::Finder<'static>,
     /// The lines where rows start that the csv reader has not yet taken.
     starts: VecDeque<u64>,
+    unclosed: Option<Unclosed>,
+    done: bool,
 }
 
 impl<R: Read> RowScan<R> {
@@ -66,21 +94,31 @@ impl<R: Read> RowScan<R> {
             between: true,
             quoted: false,
             pending: false,
+            quote_line: 0,
             line: 1,
             tail: [0; 2],
+            ended: false,
             uni: Vec::new(),
             uni_counted: 0,
             nel: memmem::Finder::new(b"\xC2\x85").into_owned(),
             ls: memmem::Finder::new(b"\xE2\x80\xA8").into_owned(),
             starts: VecDeque::new(),
+            unclosed: None,
+            done: false,
         }
     }
 
-    /// The line where the next row starts: the row the csv reader has
-    /// just read. `None` only if it read a row this scan did not see
-    /// start, which would be a bug.
-    pub fn next_row(&mut self) -> Option<u64> {
-        self.starts.pop_front()
+    /// Where the next row starts: the row the csv reader has just read.
+    /// `None` only if it read a row this scan did not see start, which
+    /// would be a bug.
+    pub fn next_row(&mut self) -> Option<RowStart> {
+        let line = self.starts.pop_front()?;
+        // A quote open at the end is in the last row started.
+        let unclosed = match self.starts.is_empty() {
+            true => self.unclosed.take(),
+            false => None,
+        };
+        Some(RowStart { line, unclosed })
     }
 
     /// The line of position `at` of the current read `buf`: the line ends
@@ -157,7 +195,7 @@ impl<R: Read> RowScan<R> {
                 self.between = false;
                 self.row_starts(i);
                 if b == b'"' {
-                    self.quoted = true;
+                    self.quote_opens(i);
                     i += 1;
                     continue;
                 }
@@ -170,6 +208,8 @@ impl<R: Read> RowScan<R> {
         let len = buf.len();
         self.line_at(len);
         if len > 0 {
+            self.ended = matches!(buf[len - 1], b'\r' | b'\n')
+                || self.uni.last() == Some(&(len - 1));
             self.tail = match len {
                 1 => [self.tail[1], buf[0]],
                 _ => [buf[len - 2], buf[len - 1]],
@@ -181,6 +221,12 @@ impl<R: Read> RowScan<R> {
     fn row_starts(&mut self, at: usize) {
         let line = self.line_at(at);
         self.starts.push_back(line);
+    }
+
+    /// A `"` at `at` of the current read opens a quoted field.
+    fn quote_opens(&mut self, at: usize) {
+        self.quoted = true;
+        self.quote_line = self.line_at(at);
     }
 
     /// Follows the bytes of an unquoted field from `i` to the next event;
@@ -195,7 +241,9 @@ impl<R: Read> RowScan<R> {
             // start is seen in `scan`, the other fields start after a
             // delimiter.
             let before = if at > 0 { buf[at - 1] } else { self.tail[1] };
-            self.quoted = before == self.delimiter;
+            if before == self.delimiter {
+                self.quote_opens(at);
+            }
         } else {
             self.cr_lf(buf, at);
             self.between = true;
@@ -226,11 +274,26 @@ impl<R: Read> RowScan<R> {
             }
         }
     }
+
+    /// The end of the input: a quoted field still open is noted.
+    fn finish(&mut self) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        if self.quoted && !self.pending {
+            let last = self.line - u64::from(self.ended);
+            self.unclosed = Some(Unclosed { quote: self.quote_line, last });
+        }
+    }
 }
 
 impl<R: Read> Read for RowScan<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.finish();
+        }
         self.scan(&buf[..n]);
         self.offset += n as u64;
         Ok(n)
@@ -282,9 +345,10 @@ mod tests {
         lines
     }
 
-    /// The rows' lines, as csv-core's automaton reads `input` (its
-    /// `transition_nfa` for csv2pbi's settings), a byte at a time.
-    fn naive(input: &[u8], bom: bool, delim: u8) -> Vec<u64> {
+    /// The rows' lines and an open quote, as csv-core's automaton reads
+    /// `input` (its `transition_nfa` for csv2pbi's settings), a byte at a
+    /// time.
+    fn naive(input: &[u8], bom: bool, delim: u8) -> Vec<RowStart> {
         #[derive(PartialEq)]
         enum S {
             StartRecord,
@@ -294,19 +358,23 @@ mod tests {
             QuoteSeen,
         }
         let lines = lines_of(input);
-        let mut rows = Vec::new();
+        let mut rows: Vec<RowStart> = Vec::new();
         let mut state = S::StartRecord;
+        let mut quote = 0;
         let term = |b: u8| b == b'\r' || b == b'\n';
         for (i, &b) in input.iter().enumerate().skip(if bom { 3 } else { 0 }) {
             if state == S::StartRecord {
                 if term(b) {
                     continue;
                 }
-                rows.push(lines[i]);
+                rows.push(RowStart { line: lines[i], unclosed: None });
                 state = S::StartField;
             }
             state = match state {
-                S::StartField if b == b'"' => S::Quoted,
+                S::StartField if b == b'"' => {
+                    quote = lines[i];
+                    S::Quoted
+                }
                 S::Quoted if b == b'"' => S::QuoteSeen,
                 S::Quoted => S::Quoted,
                 S::QuoteSeen if b == b'"' => S::Quoted,
@@ -315,12 +383,16 @@ mod tests {
                 _ => S::InField,
             };
         }
+        if state == S::Quoted {
+            let last = *lines.last().unwrap();
+            rows.last_mut().unwrap().unclosed = Some(Unclosed { quote, last });
+        }
         rows
     }
 
     /// The rows as the csv reader reads them through a scan, in reads of
-    /// `sizes`: the line of each.
-    fn scanned(input: &[u8], sizes: Vec<usize>, delim: u8) -> Vec<u64> {
+    /// `sizes`: each with its line and open quote.
+    fn scanned(input: &[u8], sizes: Vec<usize>, delim: u8) -> Vec<RowStart> {
         let chunks = Chunks { bytes: input, sizes, turn: 0 };
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -339,18 +411,34 @@ mod tests {
 
     #[test]
     fn rows_start_where_their_lines_do() {
+        let row = |line| RowStart { line, unclosed: None };
         for (input, want) in [
-            ("h\r\na\r\nb\r\n", vec![1, 2, 3]),
-            ("h\ra\rb", vec![1, 2, 3]),
-            ("h\n\n\r\n\ra\n", vec![1, 5]),
-            ("h\u{2028}x\u{85}\na", vec![1, 4]),
-            ("h,\"a\r\nb\rc\"\nd", vec![1, 4]),
-            ("\u{feff}\"a\nb\",x\n", vec![1]),
-            ("a,b\"\nc\n", vec![1, 2]),
+            ("h\r\na\r\nb\r\n", vec![row(1), row(2), row(3)]),
+            ("h\ra\rb", vec![row(1), row(2), row(3)]),
+            ("h\n\n\r\n\ra\n", vec![row(1), row(5)]),
+            ("h\u{2028}x\u{85}\na", vec![row(1), row(4)]),
+            ("h,\"a\r\nb\rc\"\nd", vec![row(1), row(4)]),
+            ("\u{feff}\"a\nb\",x\n", vec![row(1)]),
+            ("a,b\"\nc\n", vec![row(1), row(2)]),
         ] {
             let got = scanned(input.as_bytes(), vec![1 << 20], b',');
             assert_eq!(got, want, "{input:?}");
         }
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_noted_with_its_row() {
+        let input = "h\nA,x,\"oops\nB,ok\r\nC,ok\n";
+        let got = scanned(input.as_bytes(), vec![3], b',');
+        let open = Unclosed { quote: 2, last: 4 };
+        assert_eq!(got[1], RowStart { line: 2, unclosed: Some(open) });
+        // Closed at the very end, or by a `""` then the end: not open.
+        for input in ["h\n\"a\nb\"", "h\n\"a\"\"\"", "h\n\"\""] {
+            let got = scanned(input.as_bytes(), vec![1, 2], b',');
+            assert!(got.iter().all(|r| r.unclosed.is_none()), "{input:?}");
+        }
+        let got = scanned(b"h\n\"a\"\"", vec![1], b',');
+        assert_eq!(got[1].unclosed, Some(Unclosed { quote: 2, last: 2 }));
     }
 
     const PIECES: &[&str] = &[
@@ -364,7 +452,7 @@ mod tests {
         /// The scan agrees with csv-core about the rows (as many, each
         /// read by the csv reader as one), and with a byte at a time
         /// reading of FORMATS.md and of csv-core's rules about their
-        /// lines, however the input is cut into reads.
+        /// lines and an open quote, however the input is cut into reads.
         #[test]
         fn the_scan_agrees_with_a_naive_reading(
             pieces in proptest::collection::vec(select(PIECES), 0..40),
