@@ -595,6 +595,44 @@ fn a_quoted_value_with_line_ends_is_read_when_closed() {
     }
 }
 
+/// A message quotes a first row that is no header, or an unknown
+/// column, cut short; a first row too long for a header is not read to
+/// its end (review F3 on 2874efb: a 1 MB first row made a 1 MB message,
+/// 30 MB of NUL 120 MB of them).
+#[test]
+fn a_first_row_that_is_no_header_is_quoted_cut_short() {
+    let dir = Dir::new("csv2pbi-long-first-row");
+    let hint = "a table written with --no-header cannot be read): input \
+                skipped\n";
+    let a40 = "a".repeat(40);
+    let out = dir.command("csv2pbi").stdin("a".repeat(10_000)).run().code(2);
+    assert_eq!(
+        out.err(),
+        format!(
+            "csv2pbi: <stdin>:1: no column of pbi2csv's in the first row \
+             (it starts '{a40}...'; {hint}"
+        )
+    );
+    // Past 64 KiB no header is read to its end.
+    let zeros = vec![0u8; 30_000_000];
+    let out = dir.command("csv2pbi").stdin(zeros).run().code(2);
+    assert_eq!(
+        out.err(),
+        format!(
+            "csv2pbi: <stdin>:1: no header: the first row runs past 64 KiB \
+             (it starts '{}...'; {hint}",
+            "\\x00".repeat(40)
+        )
+    );
+    let table = format!("\n\r\nauthors,{}\nA,b\n", "c".repeat(1000));
+    let out = dir.command("csv2pbi").stdin(table).run().code(2);
+    assert!(out.err().starts_with(&format!(
+        "csv2pbi: <stdin>:3: unknown column '{}...' (valid: authors,",
+        "c".repeat(40)
+    )));
+    assert_eq!(out.out(), format!("{MARKER}A::::::::\n"));
+}
+
 #[test]
 fn invalid_utf8_is_carried_through_with_a_warning() {
     let dir = Dir::new("csv2pbi-utf8");

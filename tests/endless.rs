@@ -50,3 +50,17 @@ fn dev_zero_is_not_pbi_at_once() {
         assert!(err.starts_with(&said), "{tool} {args:?}: {err}");
     }
 }
+
+/// csv2pbi stops a first row longer than any header (review F3 on
+/// 2874efb: it read it whole, however long).
+#[test]
+fn dev_zero_is_no_csv_header_at_once() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let limit = Duration::from_secs(20);
+    let (code, err) = run_within("csv2pbi", &["/dev/zero"], limit);
+    assert_eq!(code, 2, "{err}");
+    let said = "csv2pbi: /dev/zero:1: no header: the first row runs past";
+    assert!(err.starts_with(said), "{err}");
+}

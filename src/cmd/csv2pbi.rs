@@ -22,14 +22,14 @@ use calamine::{DataRef, Reader as _, Xlsx};
 use csv::ByteRecord;
 
 use crate::board::Board;
-use crate::cmd::csv_rows::{RowScan, RowStart, Unclosed};
+use crate::cmd::csv_rows::{RowScan, RowStart, Unclosed, HEADER_MAX};
 use crate::cmd::input::Source;
 use crate::cmd::msg::Messages;
 use crate::cmd::output::BUFFER_SIZE;
 use crate::cmd::pbi2csv::Column;
 use crate::cmd::xlsx::{COMMENTS, RECORDS};
 use crate::diag::{
-    describe, house_style, Diagnostic, Failure, Report, Severity,
+    describe, house_style, shown, Diagnostic, Failure, Report, Severity,
 };
 use crate::gbr::Men;
 use crate::lines::LineReader;
@@ -368,6 +368,9 @@ fn number(f: f64, out: &mut Vec<u8>) {
     };
 }
 
+/// How many characters of the input a message quotes.
+const EXCERPT: usize = 40;
+
 /// Where each data column is in a table's rows.
 struct Header {
     /// For each data column, its field in a row, if the header has it.
@@ -398,7 +401,8 @@ impl Header {
         for (i, name) in names.iter().enumerate() {
             let Some(column) = Column::from_name(name) else {
                 found.push(format!(
-                    "unknown column '{name}' (valid: {}), ignored",
+                    "unknown column '{}' (valid: {}), ignored",
+                    shown(name.as_bytes(), EXCERPT),
                     Column::names()
                 ));
                 continue;
@@ -424,8 +428,9 @@ impl Header {
                 n,
                 format!(
                     "no column of pbi2csv's in the first row (it starts \
-                     '{first}'; a table written with --no-header cannot be \
-                     read): input skipped"
+                     '{}'; a table written with --no-header cannot be \
+                     read): input skipped",
+                    shown(first.as_bytes(), EXCERPT)
                 ),
             ));
             return None;
@@ -621,7 +626,19 @@ impl Pipe<'_> {
             .buffer_capacity(BUFFER_SIZE)
             .from_reader(RowScan::new(rdr, config.delimiter));
         let mut rec = ByteRecord::new();
-        if !csv.read_byte_record(&mut rec).map_err(read_failure)? {
+        let first = csv.read_byte_record(&mut rec);
+        if let Some((line, head)) = csv.get_ref().too_long() {
+            let msg = format!(
+                "no header: the first row runs past {} KiB (it starts '{}'; \
+                 a table written with --no-header cannot be read): input \
+                 skipped",
+                HEADER_MAX / 1024,
+                shown(head, EXCERPT)
+            );
+            msgs.report(Diagnostic::error(line, msg));
+            return Ok(());
+        }
+        if !first.map_err(read_failure)? {
             msgs.report(Diagnostic::error(0, "empty: no header row"));
             return Ok(());
         }

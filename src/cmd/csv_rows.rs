@@ -19,6 +19,9 @@
 //! counting every line end that FORMATS.md names (LF, CR, CR LF, U+0085,
 //! U+2028), inside quoted fields too: the csv reader's n-th record is the
 //! n-th row noted. At the end of the input it notes a quote still open.
+//! And it stops a first row longer than a header can be
+//! ([`HEADER_MAX`]), which the csv reader would hold whole, however long
+//! (`/dev/zero`), copied twice more as the headers it keeps.
 //!
 //! It costs little beside csv-core: `memchr3` finds the next `"`, CR or
 //! LF, and two `memmem` finders the U+0085 and U+2028 of each read.
@@ -29,6 +32,14 @@ use std::io::{self, Read};
 use memchr::{memchr3, memmem};
 
 use crate::lines::BOM;
+
+/// The most bytes the first row may take: far more than pbi2csv's header
+/// (about 150 bytes with every column) and any names a person adds. A
+/// longer first row is no header; it is not read to its end.
+pub const HEADER_MAX: u64 = 64 * 1024;
+
+/// How many bytes of the first row are kept, to quote in a message.
+const HEAD: usize = 160;
 
 /// A quoted field open at the end of the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +90,13 @@ pub struct RowScan<R> {
     ls: memmem::Finder<'static>,
     /// The lines where rows start that the csv reader has not yet taken.
     starts: VecDeque<u64>,
+    /// Rows started.
+    rows: u64,
+    /// Where the first row starts, and its first bytes.
+    first_at: u64,
+    head: Vec<u8>,
     unclosed: Option<Unclosed>,
+    too_long: bool,
     done: bool,
 }
 
@@ -103,7 +120,11 @@ impl<R: Read> RowScan<R> {
             nel: memmem::Finder::new(b"\xC2\x85").into_owned(),
             ls: memmem::Finder::new(b"\xE2\x80\xA8").into_owned(),
             starts: VecDeque::new(),
+            rows: 0,
+            first_at: 0,
+            head: Vec::new(),
             unclosed: None,
+            too_long: false,
             done: false,
         }
     }
@@ -119,6 +140,13 @@ impl<R: Read> RowScan<R> {
             false => None,
         };
         Some(RowStart { line, unclosed })
+    }
+
+    /// When the first row ran past [`HEADER_MAX`] bytes, and reading was
+    /// stopped there: its line and its first bytes.
+    pub fn too_long(&self) -> Option<(u64, &[u8])> {
+        let line = self.starts.front().copied().unwrap_or(1);
+        self.too_long.then_some((line, &self.head[..]))
     }
 
     /// The line of position `at` of the current read `buf`: the line ends
@@ -170,6 +198,11 @@ impl<R: Read> RowScan<R> {
     /// Follows the bytes of one read.
     fn scan(&mut self, buf: &[u8]) {
         self.find_uni(buf);
+        if self.rows == 1 && !self.between && self.head.len() < HEAD {
+            // The first row goes on: more of its first bytes.
+            let more = buf.len().min(HEAD - self.head.len());
+            self.head.extend_from_slice(&buf[..more]);
+        }
         let mut i = 0;
         if self.offset == 0 && buf.starts_with(BOM) {
             // csv-core skips a BOM that starts its first input, and only
@@ -193,7 +226,7 @@ impl<R: Read> RowScan<R> {
                     continue;
                 }
                 self.between = false;
-                self.row_starts(i);
+                self.row_starts(buf, i);
                 if b == b'"' {
                     self.quote_opens(i);
                     i += 1;
@@ -215,12 +248,22 @@ impl<R: Read> RowScan<R> {
                 _ => [buf[len - 2], buf[len - 1]],
             };
         }
+        if self.rows == 1 && !self.between {
+            let end = self.offset + len as u64;
+            self.too_long = end - self.first_at > HEADER_MAX;
+        }
     }
 
     /// A row starts at `at`.
-    fn row_starts(&mut self, at: usize) {
+    fn row_starts(&mut self, buf: &[u8], at: usize) {
         let line = self.line_at(at);
         self.starts.push_back(line);
+        self.rows += 1;
+        if self.rows == 1 {
+            self.first_at = self.offset + at as u64;
+            let end = buf.len().min(at + HEAD);
+            self.head.extend_from_slice(&buf[at..end]);
+        }
     }
 
     /// A `"` at `at` of the current read opens a quoted field.
@@ -290,12 +333,18 @@ impl<R: Read> RowScan<R> {
 
 impl<R: Read> Read for RowScan<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.too_long {
+            return Err(io::Error::other("the first row is too long"));
+        }
         let n = self.inner.read(buf)?;
         if n == 0 && !buf.is_empty() {
             self.finish();
         }
         self.scan(&buf[..n]);
         self.offset += n as u64;
+        if self.too_long {
+            return Err(io::Error::other("the first row is too long"));
+        }
         Ok(n)
     }
 }
@@ -439,6 +488,28 @@ mod tests {
         }
         let got = scanned(b"h\n\"a\"\"", vec![1], b',');
         assert_eq!(got[1].unclosed, Some(Unclosed { quote: 2, last: 2 }));
+    }
+
+    #[test]
+    fn a_first_row_too_long_for_a_header_is_not_read_to_its_end() {
+        let input = vec![0u8; 3 * HEADER_MAX as usize];
+        let mut scan = RowScan::new(&input[..], b',');
+        let mut buf = vec![0; 8192];
+        let mut read = 0;
+        let e = loop {
+            match scan.read(&mut buf) {
+                Ok(n) => read += n,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(e.kind(), io::ErrorKind::Other);
+        assert!(read as u64 <= HEADER_MAX + 8192);
+        let (line, head) = scan.too_long().unwrap();
+        assert_eq!((line, head.len()), (1, HEAD));
+        // A long row after the first is no business of the scan's.
+        let mut input = b"h\n".to_vec();
+        input.extend(vec![b'x'; 3 * HEADER_MAX as usize]);
+        assert_eq!(scanned(&input, vec![8192], b',').len(), 2);
     }
 
     const PIECES: &[&str] = &[
