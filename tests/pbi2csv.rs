@@ -292,6 +292,28 @@ fn warnings_keep_exit_status_and_strict_makes_them_errors() {
         .code(2);
     assert_eq!(out.out(), "authors\nC\n");
     assert!(out.err().contains("w.pbi:2: position kept as text"));
+    // The record is left out: the status was not kept.
+    assert!(out.err().contains("w.pbi:3: unknown status 'ok'\n"));
+}
+
+/// The warning about an unknown status quotes it cut short, as other
+/// messages quote input (review F3 on 2874efb: a status of 1,000,000
+/// bytes made a message of as many), in pbi2csv, pbi-grep and csv2pbi.
+#[test]
+fn an_unknown_status_is_quoted_cut_short() {
+    let dir = Dir::new("long-status");
+    let long = "x".repeat(1_000_000);
+    let text = format!("{BOM}#PBI 1.2\nA:8/8/8/8/8/8/8/K6k:#2:::::{long}:\n");
+    dir.create("s.pbi", &text);
+    let want =
+        format!("warning: unknown status '{}...' kept\n", "x".repeat(24));
+    let out = dir.command("pbi2csv").arg("s.pbi").run().code(0);
+    assert_eq!(out.err(), format!("pbi2csv: s.pbi:2: {want}"));
+    let out = dir.command("pbi-grep").args(["A", "s.pbi"]).run().code(0);
+    assert_eq!(out.err(), format!("pbi-grep: s.pbi:2: {want}"));
+    let csv = dir.command("pbi2csv").arg("s.pbi").run().code(0).stdout;
+    let out = dir.command("csv2pbi").stdin(csv).run().code(0);
+    assert_eq!(out.err(), format!("csv2pbi: <stdin>:2: {want}"));
 }
 
 #[test]

@@ -964,7 +964,8 @@ impl<'c> Maker<'c> {
                         let line = &chunk.out[start..];
                         let (position, status) =
                             (values[col::POSITION], values[col::STATUS]);
-                        check(line, position, status, n, &mut self.found);
+                        let found = &mut self.found;
+                        check(line, position, status, n, strict, found);
                     }
                     Err(msg) => self.found.push(Diagnostic::error(n, msg)),
                 }
@@ -1082,12 +1083,14 @@ impl<'c> Maker<'c> {
 /// its order and with its words (FORMATS.md, PBI 5, 8 and 9): text that
 /// is not UTF-8, the position, the status. Escapes, fields, lists and
 /// subfields need no check: this module wrote them. A test holds these
-/// warnings to pbi2csv's on the same records.
+/// warnings to pbi2csv's on the same records. `strict`: they are errors,
+/// and the row is left out.
 fn check(
     line: &[u8],
     position: &[u8],
     status: &[u8],
     n: u64,
+    strict: bool,
     found: &mut Vec<Diagnostic>,
 ) {
     if !line.is_ascii() && simdutf8::basic::from_utf8(line).is_err() {
@@ -1110,8 +1113,7 @@ fn check(
         found.extend(msg.map(|m| Diagnostic::warning(n, m)));
     }
     if !matches!(status, b"" | b"!" | b"*" | b"+" | b"$" | b"?") {
-        let shown = String::from_utf8_lossy(status);
-        let msg = format!("unknown status '{shown}' kept");
+        let msg = pbi::unknown_status(status, strict);
         found.push(Diagnostic::warning(n, msg));
     }
 }

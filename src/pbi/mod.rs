@@ -532,8 +532,7 @@ impl Parser {
         }
         let decoded = escape::decode(status);
         if !STATUSES.contains(&&*decoded) {
-            let shown = String::from_utf8_lossy(&decoded);
-            self.warn(n, format!("unknown status '{shown}' kept"));
+            self.warn(n, unknown_status(&decoded, self.opts.strict));
         }
     }
 
@@ -669,6 +668,18 @@ fn marker_version(content: &[u8]) -> Option<&[u8]> {
 /// Empty, or only spaces and tabs.
 fn is_blank(content: &[u8]) -> bool {
     content.iter().all(|&b| b == b' ' || b == b'\t')
+}
+
+/// The warning about a status, decoded, that is none of the six: quoted
+/// as messages quote input, its first 24 characters at most
+/// ([`crate::diag::shown`]); with `--strict`, which leaves the record
+/// out, without "kept".
+pub(crate) fn unknown_status(decoded: &[u8], strict: bool) -> String {
+    let shown = crate::diag::shown(decoded, 24);
+    match strict {
+        true => format!("unknown status '{shown}'"),
+        false => format!("unknown status '{shown}' kept"),
+    }
 }
 
 /// A bad escape as it stands, up to 4 bytes, for a message.
