@@ -802,7 +802,7 @@ fn append(out: &mut Vec<u8>, input: &[u8], from: usize, to: usize) {
 
 /// Appends `input[from..to]` to `out`, then the `N` bytes `then`. Most
 /// runs of pending input are a few dozen bytes: such a run is copied as
-/// one block of [`RUN`] bytes, without a call to `memcpy`, when `input`
+/// one block of `RUN` bytes, without a call to `memcpy`, when `input`
 /// has that many from `from` on (what the block holds after `to` lands
 /// past the end of `out`, and is no part of it, or is overwritten by
 /// `then`).
