@@ -2057,3 +2057,66 @@ fn text_after_a_line_comment_that_a_unicode_line_end_ends_is_refused() {
         }
     }
 }
+
+/// More of the same (helper 38 on 0dbab9e): a `;` comment or escape line
+/// outside games, or after the termination marker, that U+2028 or U+0085
+/// ends, then a game on the same LF line (Black's `e5 {(:d6) secret}` was
+/// written as White's, exit 0 or 2); the same at a 64 KiB block boundary
+/// (one thread wrote it); and an input that ends there, the next one
+/// starting the game. Each such game fails now, on one thread and in
+/// batches alike; from files as `cat` has them.
+#[test]
+fn a_game_on_the_lf_line_of_a_line_comment_fails() {
+    let cases = [
+        "1. e4 {(:)} *\n;c{E}1. d4 {(:)}\ne4 {(:)} 2. e5 {(:d6) secret} *\n",
+        "1. e4 {(:)} *\n\n%c{E}1. d4 {(:)}\ne4 {(:)} 2. e5 {(:d6) secret} *\n",
+        "1. e4 {(:)} 0-1 ;c{E}[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 *\n",
+        "1. e4 {(:)} 0-1 ;c{E}{E}[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 *\n",
+    ];
+    let config =
+        Config { player: Side::White, plies: None, keep_comments: false };
+    let filler = format!("1. e4 {{(:) {}}} *\n", "x".repeat(65_000));
+    for case in cases {
+        for end in ["\u{2028}", "\u{85}"] {
+            for before in ["", filler.as_str()] {
+                let input = format!(
+                    "[Event \"f\"]\n\n{before}[Event \"x\"]\n\n{}",
+                    case.replace("{E}", end)
+                );
+                let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+                filter_reader(
+                    &config,
+                    input.as_bytes(),
+                    &mut out,
+                    &mut report,
+                )
+                .unwrap();
+                let shown = String::from_utf8_lossy(&out);
+                assert!(
+                    !shown.contains("secret") && !report.is_empty(),
+                    "{input:?}\n--- output:\n{shown}"
+                );
+                for batch_bytes in [1, 7, 30, 4096] {
+                    let (mut threaded, mut messages) = (vec![], vec![]);
+                    filter_batches(
+                        &config,
+                        2,
+                        batch_bytes,
+                        input.as_bytes(),
+                        &mut threaded,
+                        &mut messages,
+                    )
+                    .unwrap();
+                    assert!(threaded == out, "batches of {batch_bytes}");
+                    assert_eq!(messages, report, "batches of {batch_bytes}");
+                }
+            }
+        }
+    }
+    // Two inputs, the first ending at U+2028 in a `;` comment.
+    let dir = crate::util::Dir::new("kpgn-lf-line-inputs");
+    dir.create("a.pgn", "[Event \"a\"]\n\n1. e4 {(:)} ;c\u{2028}");
+    dir.create("b.pgn", "[Event \"y\"]\n1. e5 {(:d6) secret} Nf3 {(:)} *\n");
+    let got = dir.command("kpgn-filter").args(["-w", "a.pgn", "b.pgn"]).run();
+    assert!(!got.out().contains("secret"), "{}", got.out());
+}

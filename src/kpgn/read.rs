@@ -1552,7 +1552,12 @@ impl<S: Sink> Game<S> {
         if matches!(input.get(span.end), Some(0xC2 | 0xE2)) {
             let next = span.end + if input[span.end] == 0xC2 { 2 } else { 3 };
             self.core.in_lf_rest = true;
-            self.lf_rest(input, next);
+            // After the termination marker the game ends at that line end:
+            // what follows is the next game's, or text outside games
+            // ([`Reader::lf_cut`]).
+            if !self.core.terminated || self.core.depth > 0 {
+                self.lf_rest(input, next);
+            }
         }
         if let Some((j, what)) = found {
             let kind = match text[0] {
@@ -1891,11 +1896,11 @@ pub struct Reader<S> {
     /// last game written: a game without tags now would be read as part
     /// of the one written before it.
     quoted_out: bool,
-    /// The game before ended at a line of tag pairs that is the text
-    /// after a `;` comment or escape line that U+0085 or U+2028 ends
-    /// ([`Game::lf_rest`]; the lines before it cannot be cut from it, see
-    /// [`lex::Cuts`]): to PGN readers that end lines at LF and CR alone,
-    /// the game that line starts is the rest of that game.
+    /// What is read now is in the LF line of a `;` comment or escape line
+    /// that U+0085 or U+2028 ended, in the game before
+    /// ([`Core::in_lf_rest`]) or outside games: to PGN readers that end
+    /// lines at LF and CR alone it is part of that comment, so a game
+    /// that starts here fails (no batch is cut here, see [`lex::Cuts`]).
     lf_cut: bool,
     /// Where the rest of a `;` comment or escape line that ends the input
     /// before ([`Carry::line_comment`]) stands.
@@ -2293,13 +2298,21 @@ impl<S: Sink> Reader<S> {
         }
         // And a `;` comment or escape line that the input's last line, with
         // no line end, holds: as one stream, the next input's first line
-        // would be its rest.
+        // would be its rest. So with a last line end of U+0085 or U+2028,
+        // to PGN readers that end lines at LF and CR alone, for the LF
+        // line it ends.
+        let last = &input[..self.end];
+        let unicode = lex::unicode_line_end(last).is_some();
         if !self.cut_end
             && self.end > 0
-            && !lex::ends_line(input, self.end - 1)
+            && (unicode || !lex::ends_line(input, self.end - 1))
         {
-            let last = &input[..self.end];
-            if lex::holds_line_comment(&last[lex::line_start(last, 0)..]) {
+            let from = if unicode {
+                memchr::memrchr2(b'\n', b'\r', last).map_or(0, |i| i + 1)
+            } else {
+                lex::line_start(last, 0)
+            };
+            if lex::holds_line_comment(&last[from..]) {
                 // Its line is the next input's first.
                 let carry = self.carry.get_or_insert(Carry::new(false, 0, 1));
                 carry.line_comment = true;
@@ -2368,8 +2381,14 @@ impl<S: Sink> Reader<S> {
             return;
         }
         let after_rest = std::mem::take(&mut self.rest) == LineRest::Read;
-        let lf_cut = std::mem::take(&mut self.lf_cut);
         let content = &input[start..end];
+        // The LF line that such readers read as a comment goes on after
+        // this line only if U+0085 or U+2028 ends it; a `;` comment or an
+        // escape line outside games that one ends starts one.
+        let lf_cut = self.lf_cut;
+        self.lf_cut = lex::unicode_line_end(&input[..next]).is_some()
+            && next > end
+            && (lf_cut || lex::holds_line_comment(content));
         let first = lex::skip_space(content, 0, content.len());
         if first == content.len() && !self.brace {
             if self.written {
@@ -2433,12 +2452,13 @@ impl<S: Sink> Reader<S> {
             self.rest_after_open(input, start);
         }
         if lf_cut {
-            let message = "a game whose line of tag pairs comes after text \
-                           that follows a ';' comment or escape line that \
-                           U+0085 or U+2028 ends: PGN readers that end lines \
-                           at LF and CR alone read it as part of that \
-                           comment, and what follows as the game before";
+            let message = "a game that starts after a ';' comment or escape \
+                           line that U+0085 or U+2028 ends, on the same line \
+                           for PGN readers that end lines at LF and CR alone: \
+                           they read its start as part of that comment, and \
+                           what follows otherwise than here";
             self.game.core.fail(input, start, message.into());
+            self.lf_cut = false;
         }
         if after_rest {
             let message = "a game right after the rest of the ';' comment or \
@@ -2561,7 +2581,7 @@ impl<S: Sink> Reader<S> {
         report: &mut dyn Report,
     ) {
         self.in_game = false;
-        self.lf_cut = cut && self.game.core.in_lf_rest;
+        self.lf_cut = self.game.core.in_lf_rest;
         let input = &input[..end];
         self.carry = self.game.core.open(input);
         let rest = self.game.core.carried.is_some();
