@@ -1788,7 +1788,19 @@ fn check_file(file: &File) -> Result<(), String> {
             want.push_str(&out);
             want.push_str(&sep);
         }
-        clean &= sep_clean;
+        // A game that ends at U+0085 or U+2028 in the LF line of a `;`
+        // comment or escape line, with no LF or CR before the next game:
+        // to readers that end lines at LF and CR alone the next game's
+        // start is part of that comment, and that game fails.
+        let lf_line = match built.input.rfind(['\n', '\r']) {
+            Some(i) => &built.input[i + 1..],
+            None => &built.input[..],
+        };
+        let unicode_end = built.input.ends_with(['\u{85}', '\u{2028}']);
+        clean &= sep_clean
+            && !(unicode_end
+                && !sep.contains(['\n', '\r'])
+                && lf_line.contains([';', '%']));
         banned.extend(
             built.markers.into_iter().filter(|(_, must)| !must).map(|m| m.0),
         );
