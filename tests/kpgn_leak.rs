@@ -2050,18 +2050,10 @@ fn text_after_a_line_comment_that_a_unicode_line_end_ends_is_refused() {
             }
             // In batches of any size (the lines cut between them), the same.
             for batch_bytes in 1..=48 {
-                let (mut threaded, mut messages) = (vec![], vec![]);
-                filter_batches(
-                    &config,
-                    2,
-                    batch_bytes,
-                    input.as_bytes(),
-                    &mut threaded,
-                    &mut messages,
-                )
-                .unwrap();
+                let (threaded, messages, _) =
+                    filter_file(&config, 2, batch_bytes, input.as_bytes());
                 assert!(
-                    threaded == out,
+                    threaded.as_bytes() == out,
                     "batches of {batch_bytes}: {input:?}"
                 );
                 assert_eq!(messages, report, "batches of {batch_bytes}");
@@ -2109,17 +2101,12 @@ fn a_game_on_the_lf_line_of_a_line_comment_fails() {
                     "{input:?}\n--- output:\n{shown}"
                 );
                 for batch_bytes in [1, 7, 30, 4096] {
-                    let (mut threaded, mut messages) = (vec![], vec![]);
-                    filter_batches(
-                        &config,
-                        2,
-                        batch_bytes,
-                        input.as_bytes(),
-                        &mut threaded,
-                        &mut messages,
-                    )
-                    .unwrap();
-                    assert!(threaded == out, "batches of {batch_bytes}");
+                    let (threaded, messages, _) =
+                        filter_file(&config, 2, batch_bytes, input.as_bytes());
+                    assert!(
+                        threaded.as_bytes() == out,
+                        "batches of {batch_bytes}"
+                    );
                     assert_eq!(messages, report, "batches of {batch_bytes}");
                 }
             }
