@@ -1201,7 +1201,7 @@ impl<R: Read> Read for Rest<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::Rng;
+    use crate::testing::{Chunked, Rng};
 
     /// The reference: splits `input` at every line end, one byte at a
     /// time, with no buffer at all.
@@ -1237,24 +1237,6 @@ mod tests {
             out.push((input[start..].to_vec(), LineEnd::None));
         }
         out
-    }
-
-    /// A reader that returns the chunk sizes it is given, in turn.
-    struct Chunked<'a> {
-        data: &'a [u8],
-        sizes: Vec<usize>,
-        next: usize,
-    }
-
-    impl Read for Chunked<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let size = self.sizes[self.next % self.sizes.len()];
-            self.next += 1;
-            let n = size.min(buf.len()).min(self.data.len());
-            buf[..n].copy_from_slice(&self.data[..n]);
-            self.data = &self.data[n..];
-            Ok(n)
-        }
     }
 
     fn scanned<R: Read>(rdr: R, capacity: usize) -> Vec<(Vec<u8>, LineEnd)> {

@@ -1,4 +1,5 @@
-//! What the unit tests share: a small random number generator.
+//! What the unit tests share: a small random number generator, and a
+//! reader that gives its bytes in reads of given sizes.
 
 /// xorshift64*: enough randomness for tests, with no dependency, and the
 /// same numbers on every run for a seed.
@@ -134,4 +135,24 @@ pub(crate) fn pbi_line(rng: &mut Rng) -> Vec<u8> {
         _ => {}
     }
     line
+}
+
+/// A reader that gives `data` in reads of the sizes `sizes`, in turn (a
+/// read is also no larger than the buffer): line ends and records cut
+/// across reads.
+pub(crate) struct Chunked<'a> {
+    pub(crate) data: &'a [u8],
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) next: usize,
+}
+
+impl std::io::Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes[self.next % self.sizes.len()];
+        self.next += 1;
+        let n = size.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
 }

@@ -355,24 +355,7 @@ mod tests {
     use proptest::sample::select;
 
     use super::*;
-
-    /// Gives its bytes in reads of the sizes given, in turn.
-    struct Chunks<'a> {
-        bytes: &'a [u8],
-        sizes: Vec<usize>,
-        turn: usize,
-    }
-
-    impl Read for Chunks<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let size = self.sizes[self.turn % self.sizes.len()];
-            self.turn += 1;
-            let n = size.min(buf.len()).min(self.bytes.len());
-            buf[..n].copy_from_slice(&self.bytes[..n]);
-            self.bytes = &self.bytes[n..];
-            Ok(n)
-        }
-    }
+    use crate::testing::Chunked;
 
     /// The line of every byte, by the words of FORMATS.md, one byte at a
     /// time.
@@ -442,7 +425,7 @@ mod tests {
     /// The rows as the csv reader reads them through a scan, in reads of
     /// `sizes`: each with its line and open quote.
     fn scanned(input: &[u8], sizes: Vec<usize>, delim: u8) -> Vec<RowStart> {
-        let chunks = Chunks { bytes: input, sizes, turn: 0 };
+        let chunks = Chunked { data: input, sizes, next: 0 };
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
