@@ -75,6 +75,21 @@ impl LineEnd {
     /// Every line end that ends a line, in the order of the table above.
     pub const ALL: [LineEnd; 5] =
         [LineEnd::Lf, LineEnd::Cr, LineEnd::CrLf, LineEnd::Nel, LineEnd::Ls];
+
+    /// The line end whose bytes `bytes` are, as [`find_line_end`] finds
+    /// them; [`LineEnd::None`] for anything else (no bytes included).
+    pub fn of(bytes: &[u8]) -> LineEnd {
+        LineEnd::ALL
+            .into_iter()
+            .find(|end| end.as_bytes() == bytes)
+            .unwrap_or(LineEnd::None)
+    }
+
+    /// Whether this is a line end that only Unicode knows (U+0085,
+    /// U+2028), not LF or CR.
+    pub fn is_unicode(self) -> bool {
+        matches!(self, LineEnd::Nel | LineEnd::Ls)
+    }
 }
 
 /// One line lent by a [`LineReader`].

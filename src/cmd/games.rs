@@ -302,7 +302,7 @@ where
 {
     let workers = (0..threads).map(|_| Worker { make }).collect();
     let mut cuts = Cuts::default();
-    let cut = |line: &[u8]| cuts.starts_game(line);
+    let cut = |line: &[u8], end| cuts.starts_game(line, end);
     let mut open = reader.open();
     let numbers = Numbers::Worker;
     let end = par::run_file(

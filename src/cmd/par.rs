@@ -845,7 +845,7 @@ mod map {
     pub use bus::Shrink;
 
     use super::{BatchEnd, WINDOW};
-    use crate::lines::{find_line_end, last_line_end};
+    use crate::lines::{find_line_end, last_line_end, LineEnd};
 
     /// A part of a file mapped into memory, read only; unmapped when the
     /// last batch that holds it is done with it.
@@ -984,7 +984,7 @@ mod map {
         /// The range, in the current window, of the next batch of
         /// records that run over lines (games): whole lines of `size`
         /// bytes or more, up to the first line after them that `cut` says
-        /// starts a record (it sees the line with its line end), which starts
+        /// starts a record (it sees the line and its line end), which starts
         /// the next batch; `None` at the end. `cut` sees each line after
         /// the first `size` bytes once, in order, until it says yes. With
         /// [`BatchEnd::Uncut`], no such line came within `max` bytes: the
@@ -993,7 +993,7 @@ mod map {
             &mut self,
             size: usize,
             max: usize,
-            cut: &mut impl FnMut(&[u8]) -> bool,
+            cut: &mut impl FnMut(&[u8], LineEnd) -> bool,
         ) -> io::Result<Option<(Range<usize>, BatchEnd)>> {
             if self.pos >= self.size {
                 return Ok(None);
@@ -1039,8 +1039,8 @@ mod map {
                         None if end_of_file => Some((rest.len(), rest.len())),
                         _ => None,
                     };
-                    let Some((_, after)) = line else { break };
-                    if cut(&rest[..after]) {
+                    let Some((end, after)) = line else { break };
+                    if cut(&rest[..end], LineEnd::of(&rest[end..after])) {
                         self.advance(next);
                         return Ok(Some((from..from + next, BatchEnd::Cut)));
                     }
@@ -1252,8 +1252,8 @@ where
 /// [`run`] for an input that is a file, `file`, read by `lines` so far:
 /// the rest of the file is mapped into memory a window at a time, and
 /// each batch is a range of a window, as [`run_file_lines`] reads one,
-/// with no copy of its bytes. `cut` sees each line with its line end
-/// after a batch has filled, as in [`run`]. A batch
+/// with no copy of its bytes. `cut` sees each line (without its line
+/// end) and its line end after a batch has filled, as in [`run`]. A batch
 /// that finds no cut ends the parallel reading with
 /// [`End::UncutAt`].
 ///
@@ -1275,7 +1275,7 @@ pub fn run_file<R, W, C, E>(
 where
     R: Read,
     W: Work,
-    C: FnMut(&[u8]) -> bool,
+    C: FnMut(&[u8], LineEnd) -> bool,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
     #[cfg(unix)]
@@ -1296,7 +1296,8 @@ where
         }
     }
     let _ = file;
-    run(lines, workers, batch_bytes, |line| cut(line.raw()), emit)
+    let cut = |line: &Line<'_>| cut(line.content(), line.end());
+    run(lines, workers, batch_bytes, cut, emit)
 }
 
 /// [`run_file`] once the file is known to be mappable: its windows from
@@ -1318,7 +1319,7 @@ fn run_mapped_cut<W, C, E>(
 ) -> Result<End, Failure>
 where
     W: Work,
-    C: FnMut(&[u8]) -> bool,
+    C: FnMut(&[u8], LineEnd) -> bool,
     E: FnMut(&mut Batch) -> io::Result<bool>,
 {
     let (mut windows, first, numbers) = read;
@@ -2074,7 +2075,7 @@ mod tests {
             // As Cuts does: a cut needs a line shown just before, which
             // was not a cut.
             let mut shown = false;
-            let cut = |line: &[u8]| {
+            let cut = |line: &[u8], _: LineEnd| {
                 let yes = shown && line.first() == Some(&b'[');
                 shown = !yes;
                 yes

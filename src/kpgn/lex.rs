@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use crate::lines::{mask64, short_search};
+use crate::lines::{mask64, short_search, LineEnd};
 
 /// What each byte is to the tokenizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -421,24 +421,16 @@ pub struct Cuts {
 }
 
 impl Cuts {
-    /// Whether the line `raw` (its line end included) certainly starts a
-    /// game, the lines given since the last `true` being the lines just
-    /// before it (as a reader that cuts an input into batches gives them).
-    pub fn starts_game(&mut self, raw: &[u8]) -> bool {
-        let ending = unicode_line_end(raw);
-        let line = match raw {
-            _ if ending.is_some() => {
-                &raw[..raw.len()
-                    - if raw[raw.len() - 1] == 0x85 { 2 } else { 3 }]
-            }
-            [.., b'\r', b'\n'] => &raw[..raw.len() - 2],
-            [.., b'\r' | b'\n'] => &raw[..raw.len() - 1],
-            _ => raw,
-        };
+    /// Whether the line `line` (without its line end, which is `end`)
+    /// certainly starts a game, the lines given since the last `true`
+    /// being the lines just before it (as a reader that cuts an input
+    /// into batches gives them).
+    pub fn starts_game(&mut self, line: &[u8], end: LineEnd) -> bool {
+        let unicode = end.is_unicode();
         let first = skip_space(line, 0, line.len());
         if first == line.len() {
             // Nor after U+0085 or U+2028 (see below).
-            self.after_movetext &= ending.is_none();
+            self.after_movetext &= !unicode;
             return false;
         }
         let after_movetext = std::mem::take(&mut self.after_movetext);
@@ -455,7 +447,7 @@ impl Cuts {
         // fails, which the reader of the lines before it must see
         // ([`super::read::Reader`]).
         self.after_movetext =
-            line[0] != b'%' && !bracket_after_brace && ending.is_none();
+            line[0] != b'%' && !bracket_after_brace && !unicode;
         false
     }
 }
@@ -520,7 +512,7 @@ mod tests {
             let mut c = Cuts::default();
             lines
                 .iter()
-                .map(|l| c.starts_game(l.as_bytes()))
+                .map(|l| c.starts_game(l.as_bytes(), LineEnd::Lf))
                 .collect::<Vec<_>>()
         };
         let t = "[Event \"x\"]";
@@ -538,6 +530,21 @@ mod tests {
         assert_eq!(cuts(&["{x} {y}  [Event", t]), [false, false]);
         assert_eq!(cuts(&["[a] 1. e4 {x} *", t]), [false, false]);
         assert_eq!(cuts(&["1. e4 {x} *", t]), [false, true]);
+        // Nor after a line that U+0085 or U+2028 ends, blank or not: to a
+        // reader that ends lines at LF and CR alone it goes on.
+        let ended = |lines: &[(&str, LineEnd)]| {
+            let mut c = Cuts::default();
+            let starts =
+                lines.iter().map(|&(l, end)| c.starts_game(l.as_bytes(), end));
+            starts.collect::<Vec<_>>()
+        };
+        use LineEnd::{Cr, CrLf, Lf, Ls, Nel};
+        assert_eq!(ended(&[("1. e4 *", Ls), (t, Lf)]), [false, false]);
+        assert_eq!(ended(&[("1. e4 *", Lf), ("", Nel), (t, Lf)]), [false; 3]);
+        assert_eq!(
+            ended(&[("1. e4 *", CrLf), ("", Cr), (t, Lf)]),
+            [false, false, true]
+        );
     }
 
     #[test]
