@@ -1758,9 +1758,11 @@ impl Carry {
             return Diagnostic::error(
                 1,
                 "the input before ends in a ';' comment or an escape line \
-                 without a line end: this input's first line is read as its \
-                 rest and left out, and a game right after it is not \
-                 written (join the inputs with cat to read them as one)",
+                 without a line end (or with U+0085 or U+2028, which PGN \
+                 readers that end lines at LF and CR alone do not take for \
+                 one): this input's first line is read as its rest and left \
+                 out, and a game right after it is not written (join the \
+                 inputs with cat to read them as one)",
             );
         }
         let (what, close) =
