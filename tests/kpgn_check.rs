@@ -133,6 +133,122 @@ fn marks_announcements_attempts_and_results() {
     }
 }
 
+/// Records of a review of the referee (its truth from ks-game, the
+/// Berkeley referee, and python-chess; on earlier builds each passed):
+/// an attempt listed twice (ks-game refuses to be asked it again: a
+/// warning, a fault with `--strict`), a count in place of the attempts,
+/// and in filtered records what the player could see to be impossible:
+/// a capture by a pawn's move along its file, an en passant capture from
+/// a rank it cannot be made from, the move among its own attempts, a
+/// double check of two codes of one kind, castling out of an announced
+/// check, a man other than the king moving out of a double check.
+#[test]
+fn what_the_player_could_see_is_judged() {
+    let dir = Dir::new("kpgn-check-review");
+    let game = |tags: &str, moves: &str| {
+        format!("[Event \"r\"]\n{tags}\n1. {moves} *\n")
+    };
+    let white = "[Filtered \"white\"]\n";
+    let twice = game("", "e4 {(:dxe3,dxe3)}");
+    let out = dir.command(TOOL).stdin(&twice).run().code(0);
+    assert_eq!(out.out(), twice);
+    assert_eq!(
+        out.err(),
+        "kpgn-check: <stdin>:3: warning: game 1, 1. e4: the attempt dxe3 is \
+         listed twice: the referee lists a move tried once, and refuses to \
+         be asked it again\n"
+    );
+    dir.command(TOOL).arg("--strict").stdin(&twice).run().code(2);
+    // Written alike in the two ways a castling may be, and apart (both
+    // nonsense too, with the bishop and knight between king and rook).
+    let castled = game("", "e4 {(:O-O,0-0)}");
+    let out = dir.command(TOOL).stdin(castled).run().code(0);
+    assert!(out.err().contains("the attempt 0-0 is listed twice"));
+    let apart = game("", "e4 {(:O-O,O-O-O)}");
+    let out = dir.command(TOOL).stdin(apart).run().code(0);
+    assert!(!out.err().contains("listed twice"), "{}", out.err());
+    let cases = [
+        (
+            "",
+            "e4 {(:2)} e5 {(:)}",
+            "1. e4: a count of attempts (2) in a record not filtered",
+        ),
+        (
+            white,
+            "e4 {(:2)} ?? {(:0)}",
+            "1. e4: a count of attempts (2) on the player's own move",
+        ),
+        (
+            white,
+            "e4 {(Xe4:)} ?? {(:0)}",
+            "a pawn's move along its file takes nothing",
+        ),
+        (
+            white,
+            "e4 {(:)} ?? {(:0)} 2. exd5 {(Xd4:)} ?? {(:0)}",
+            "2. exd5: a capture announced on d4, but the move goes to d5",
+        ),
+        (
+            white,
+            "e4 {(:e4)} ?? {(:0)}",
+            "1. e4: the attempt e4 is the move played",
+        ),
+        (
+            white,
+            "e4 {(:)} ?? {(:0)} 2. d4 {(:)} ?? {(CN,CN:0)}",
+            "2... ??: a double check announced with two C codes of one kind",
+        ),
+        ("", "e4 {(CL,CL:)} e5 {(:)}", "two C codes of one kind"),
+    ];
+    for (tags, moves, says) in cases {
+        let out = dir.command(TOOL).stdin(game(tags, moves)).run().code(2);
+        assert_eq!(out.out(), "", "{moves}");
+        assert!(out.err().contains(says), "{moves}: {}", out.err());
+    }
+    for (name, says) in [
+        ("view-castling-out-of-check.pgn", ":16: game 1, 14. O-O: castling out of the check announced"),
+        ("view-double-check-not-king.pgn", ":18: game 1, 20. Nd2: only the king can move out of the double check announced"),
+    ] {
+        let out = dir.command(TOOL).stdin(data(name)).run().code(2);
+        assert!(out.err().contains(says), "{name}: {}", out.err());
+    }
+}
+
+/// A move that two of the player's men could make on their own men
+/// (`Rd1` with rooks on a1 and h1) is chess SAN where the opponent's men
+/// left one of them the move; a filtered record reads it both ways until
+/// a later move rules one out (the view of a game that passed failed at
+/// the next move of the other rook).
+#[test]
+fn a_move_two_men_could_make_is_read_both_ways() {
+    let dir = Dir::new("kpgn-check-ambiguous");
+    let game = |moves: &str| {
+        format!(
+            "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"6k1/8/8/8/8/8/4K3/Rn5R w - - 0 1\"]\n\n\
+             1. Rd1 {{(:)}} Kh8 {{(:)}} 2. {moves} Kg8 {{(:)}} *\n"
+        )
+    };
+    // The a1 rook, which only the reading the true position gives left
+    // there, and the rook on d1, which either reading has.
+    for second in ["Ra2 {(:)}", "Rd3 {(:)}"] {
+        let record = game(second);
+        dir.command(TOOL).stdin(&record).run().code(0).quiet();
+        let view =
+            dir.command("kpgn-filter").arg("-w").stdin(&record).stdout();
+        let out = dir.command(TOOL).stdin(&view).run();
+        assert_eq!(out.code(0).quiet().out(), view, "{second}");
+    }
+    // Possible in neither reading.
+    let view =
+        dir.command("kpgn-filter").arg("-w").stdin(game("Rg2 {(:)}")).stdout();
+    let out = dir.command(TOOL).stdin(&view).run().code(2);
+    assert!(
+        out.err().contains("2. Rg2: impossible even on the player's own men"),
+        "{}",
+        out.err()
+    );
+}
+
 /// A filtered view: the opponent's hidden move may take one of the
 /// player's men, never the king (found by a hostile-input review: the
 /// capture of White's king on e1 passed, and White played on).

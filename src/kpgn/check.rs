@@ -502,6 +502,12 @@ fn written_codes(
             _ => unreachable!("the reader checked the announcements"),
         }
     }
+    if n == 2 && checks[0] == checks[1] {
+        // Two men on one line through the king stand on either side of
+        // it, and no move opens both lines; two knights, no move makes.
+        return Err("a double check announced with two C codes of one \
+                    kind: no move makes two men give check the same way");
+    }
     sort_codes(&mut checks);
     Ok((taken, checks))
 }
@@ -548,13 +554,15 @@ impl Pending {
     }
 }
 
-/// The player's view of a filtered record: their men, and their castling
-/// rights (king side, queen side).
-#[derive(Clone, Debug)]
+/// The player's view of a filtered record: their men, their castling
+/// rights (king side, queen side), and how many checks the opponent's
+/// last move was announced to give.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct View {
     side: Color,
     board: Board,
     castle: (bool, bool),
+    checked: u8,
 }
 
 /// The referee's state in one game.
@@ -572,7 +580,14 @@ pub struct Referee<'c> {
     position: Option<Pos>,
     /// The men giving check in `position`.
     checkers: Bitboard,
-    view: Option<View>,
+    /// The player's views of a filtered record (none for a record not
+    /// filtered): one for each reading of the player's moves so far. A
+    /// move that two of the player's men could make on their own men
+    /// (`Rd1`, rooks on a1 and h1) is chess SAN, where the opponent's men
+    /// leave one of them the move, but not Kriegspiel SAN, which would
+    /// write `Rhd1`; it is read each way until a later ply rules a
+    /// reading out.
+    views: Vec<View>,
     pending: Option<Pending>,
     /// The game's warnings.
     warnings: Vec<Diagnostic>,
@@ -591,7 +606,7 @@ impl<'c> Referee<'c> {
             marker: None,
             position: None,
             checkers: Bitboard::EMPTY,
-            view: None,
+            views: Vec::new(),
             pending: None,
             warnings: Vec::new(),
             mark: 0,
@@ -645,7 +660,7 @@ impl<'c> Referee<'c> {
         let fault = |message: &str| {
             Err(self.fault(input, &pending, span.start, message))
         };
-        if self.position.is_none() && self.view.is_none() {
+        if self.position.is_none() && self.views.is_empty() {
             return fault("the FEN tag is no legal position");
         }
         // A hidden move is the opponent's of a filtered record: the reader
@@ -673,6 +688,22 @@ impl<'c> Referee<'c> {
                 let message = "a hidden move with its attempts listed";
                 return Err(self.fault(input, pending, span.start, message));
             }
+            if !pending.hidden && k.listed().is_none() {
+                let count = shown(&input[span.start..][k.illegal()], 24);
+                let message = if self.views.is_empty() {
+                    format!(
+                        "a count of attempts ({count}) in a record not \
+                         filtered, which lists each attempt"
+                    )
+                } else {
+                    format!(
+                        "a count of attempts ({count}) on the player's own \
+                         move, whose attempts a filtered record lists as \
+                         they are"
+                    )
+                };
+                return Err(self.fault(input, pending, span.start, message));
+            }
         }
         self.settle(game, input, Some((span, k)))
     }
@@ -695,8 +726,8 @@ impl<'c> Referee<'c> {
             }
             None => (&b""[..], &b""[..], None),
         };
-        if let (None, Some(pos), false) =
-            (&self.view, self.position.as_mut(), pending.hidden)
+        if let (true, Some(pos), false) =
+            (self.views.is_empty(), self.position.as_mut(), pending.hidden)
         {
             let token = &input[pending.span.clone()];
             if clean_ply(pos, &mut self.checkers, token, tail, k) {
@@ -724,8 +755,8 @@ impl<'c> Referee<'c> {
             }
             _ => Items::Plain(None),
         };
-        if let Some(view) = self.view.as_mut() {
-            return judge.view(view, attempts, taken);
+        if !self.views.is_empty() {
+            return judge.view(&mut self.views, attempts, taken, checks);
         }
         match self.position.as_mut() {
             Some(pos) => judge.true_position(
@@ -761,10 +792,15 @@ fn clean_ply(
     // The attempts first, then the move and what it produced: less to
     // keep at hand while the attempts are judged.
     if let Some(k) = k {
-        if k.listed().is_some_and(|n| n > 0)
-            && !clean_attempts(pos, *checkers, &tail[k.illegal()])
-        {
-            return false;
+        match k.listed() {
+            // A count: the slow path says it is no list.
+            None => return false,
+            Some(n) if n > 0 => {
+                if !clean_attempts(pos, *checkers, &tail[k.illegal()]) {
+                    return false;
+                }
+            }
+            Some(_) => {}
         }
     }
     let (taken, checks) = match k {
@@ -901,28 +937,79 @@ fn clean_attempts(pos: &Pos, checkers: Bitboard, list: &[u8]) -> bool {
     let back = side.fold_wb(1, 0xff);
     let n = list.len();
     let mut i = 0;
+    // The squares the attempts go to: an attempt listed twice goes to
+    // one of them again (or is written otherwise, castling or a
+    // promotion), and only then are the attempts compared.
+    let mut targets = Bitboard::EMPTY;
+    let mut again = false;
     while i < n {
         let rest = &list[i..];
         if let [f @ b'a'..=b'h', b'x', tf, tr, ..] = *rest {
             // A pawn's capture, the usual attempt: illegal when there is
             // nothing to take, and no nonsense when a pawn of the mover's
             // could make it on a board of its own men.
+            let to = square(tf, tr);
             if (rest.len() == 4 || rest[4] == b',')
                 && f.abs_diff(tf) == 1
-                && bare.contains(square(tf, tr))
+                && bare.contains(to)
                 && pawns.contains(square(f, tr.wrapping_sub(back)))
             {
+                again |= targets.contains(to);
+                targets.add(to);
                 i += 5;
                 continue;
             }
         }
         let end = rest.iter().position(|&b| b == b',').unwrap_or(rest.len());
         i += end + 1;
-        if !clean_attempt(pos, checkers, &rest[..end]) {
+        let t = &rest[..end];
+        if !clean_attempt(pos, checkers, t) {
             return false;
         }
+        match *t {
+            [.., f, r @ b'1'..=b'8'] => {
+                let to = square(f, r);
+                again |= targets.contains(to);
+                targets.add(to);
+            }
+            _ => again = true,
+        }
     }
-    true
+    !again || !listed_twice(list)
+}
+
+/// Whether the comma-separated attempts of `list`, with no white space
+/// (as [`clean_attempts`] passed them), may list one twice: one written
+/// as one before it (castling with zeros as with letters), or more than
+/// eight, or one longer than Kriegspiel SAN ([`Judge::repeated`] tells).
+#[inline(never)]
+fn listed_twice(list: &[u8]) -> bool {
+    // Each attempt's bytes as one number (no byte is 0, so no two
+    // attempts of up to 8 bytes give the same).
+    let mut seen = [0u64; 8];
+    let mut count = 0;
+    let (mut key, mut len) = (0u64, 0);
+    for i in 0..=list.len() {
+        match list.get(i) {
+            Some(&b) if b != b',' => {
+                let b = if b == b'0' { b'O' } else { b };
+                key = key << 8 | u64::from(b);
+                len += 1;
+            }
+            _ => {
+                if len > 8
+                    || count == seen.len()
+                    || seen[..count].contains(&key)
+                {
+                    return true;
+                }
+                seen[count] = key;
+                count += 1;
+                (key, len) = (0, 0);
+            }
+        }
+    }
+    false
 }
 
 /// Whether the attempt `t` is illegal in `pos` (whose men giving check
@@ -1083,7 +1170,9 @@ impl Judge<'_> {
             pos.castling.contains(Square::from_coords(File::A, rank)),
         );
         let guard = Guard::new(pos, *checkers);
-        for attempt in attempts {
+        let attempts: Vec<&[u8]> = attempts.collect();
+        for (i, &attempt) in attempts.iter().enumerate() {
+            self.repeated(&attempts[..i], attempt)?;
             let (tried, _) = written(attempt);
             if is_legal(pos, &guard, &tried) {
                 let message = format!(
@@ -1130,61 +1219,175 @@ impl Judge<'_> {
         Ok(())
     }
 
-    /// A filtered record, on the player's view.
+    /// A filtered record, on the player's views: each is kept where the
+    /// ply is possible in it (the player's move read each way it can be:
+    /// [`Referee::views`]); the fault of the first view when none is.
     fn view<'c>(
         &mut self,
-        view: &mut View,
+        views: &mut Vec<View>,
         attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
+        checks: Codes,
     ) -> Result<(), Fault> {
         let pending = self.pending;
-        if color(pending.side) != view.side {
+        let side = views[0].side;
+        if color(pending.side) != side {
             // The opponent's hidden move: what it took must be the
-            // player's.
-            if let Some(sq) = taken {
-                if view.board.color_at(sq) != Some(view.side) {
-                    let message = format!(
-                        "a capture announced on {sq}, where {} has no man",
-                        side_of(view.side).name()
-                    );
-                    return Err(self.fault(self.at, message));
-                }
-                if view.board.role_at(sq) == Some(Role::King) {
-                    let message = format!(
-                        "a capture announced on {sq}, where {}'s king \
-                         stands: a king is never taken",
-                        side_of(view.side).name()
-                    );
-                    return Err(self.fault(self.at, message));
-                }
-                view.board.discard_piece_at(sq);
-                if view.side.backrank() == sq.rank() {
-                    if sq.file() == File::H {
-                        view.castle.0 = false;
-                    } else if sq.file() == File::A {
-                        view.castle.1 = false;
-                    }
-                }
-            }
-            return Ok(());
-        }
-        for attempt in attempts {
-            let (tried, _) = written(attempt);
-            if !possible(&view.board, view.side, view.castle, &tried) {
-                self.nonsense(attempt)?;
-            }
+            // player's, in some view.
+            let checked = checks.iter().filter(|&&c| c != 0).count() as u8;
+            let mut first = None;
+            views.retain_mut(|view| {
+                let took = view.taken(taken);
+                view.checked = checked;
+                took.map_err(|m| first.get_or_insert(m)).is_ok()
+            });
+            return match first.filter(|_| views.is_empty()) {
+                Some(message) => Err(self.fault(self.at, message)),
+                None => Ok(()),
+            };
         }
         let (w, _) = pending.written(self.input).expect("the player's move");
-        if !possible(&view.board, view.side, view.castle, &w) {
-            let message = "impossible even on the player's own men";
-            return Err(self.fault(pending.span.start, message));
+        let attempts: Vec<&[u8]> = attempts.collect();
+        for (i, &attempt) in attempts.iter().enumerate() {
+            let (tried, _) = written(attempt);
+            if tried == w {
+                let message = format!(
+                    "the attempt {} is the move played: the referee would \
+                     have played it when it was tried",
+                    shown(attempt, 24)
+                );
+                return Err(self.fault(self.at, message));
+            }
+            if !views
+                .iter()
+                .any(|v| possible(&v.board, side, v.castle, &tried))
+            {
+                self.nonsense(attempt)?;
+            }
+            self.repeated(&attempts[..i], attempt)?;
         }
-        // Play it on the view.
-        let side = view.side;
-        match w {
+        let mut next = Vec::with_capacity(views.len());
+        let mut first = None;
+        for view in views.iter() {
+            match view.play(&w, taken, &mut next) {
+                Ok(()) => {}
+                Err((at_move, message)) => {
+                    let at =
+                        if at_move { pending.span.start } else { self.at };
+                    first.get_or_insert((at, message));
+                }
+            }
+        }
+        if next.is_empty() {
+            let (at, message) = first.expect("a view, and none possible");
+            return Err(self.fault(at, message));
+        }
+        // The same men on the same squares read two ways are one view.
+        let mut i = 1;
+        while i < next.len() {
+            if next[..i].contains(&next[i]) {
+                next.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        next.truncate(MAX_VIEWS);
+        *views = next;
+        Ok(())
+    }
+
+    /// An attempt listed again after `before`, the attempts of the same
+    /// turn before it: the referee answers a move asked again that it
+    /// cannot be asked, and lists it once. A warning, or with `strict` a
+    /// fault.
+    fn repeated(
+        &mut self,
+        before: &[&[u8]],
+        attempt: &[u8],
+    ) -> Result<(), Fault> {
+        let (tried, _) = written(attempt);
+        if !before.iter().any(|&b| written(b).0 == tried) {
+            return Ok(());
+        }
+        let message = format!(
+            "the attempt {} is listed twice: the referee lists a move tried \
+             once, and refuses to be asked it again",
+            shown(attempt, 24)
+        );
+        let (at, message) = self.fault(self.at, message);
+        if self.strict {
+            return Err((at, message));
+        }
+        let line = self.game.line_of(self.input, at);
+        self.warnings.push(Diagnostic::warning(line, message));
+        Ok(())
+    }
+}
+
+/// The most readings of a filtered record kept at once ([`View`]): past
+/// them, the first are kept.
+const MAX_VIEWS: usize = 64;
+
+impl View {
+    /// The opponent's hidden move took the man on `taken`, if any: it
+    /// must be one of the player's, and not the king.
+    fn taken(&mut self, taken: Option<Square>) -> Result<(), String> {
+        let Some(sq) = taken else { return Ok(()) };
+        let name = side_of(self.side).name();
+        if self.board.color_at(sq) != Some(self.side) {
+            return Err(format!(
+                "a capture announced on {sq}, where {name} has no man"
+            ));
+        }
+        if self.board.role_at(sq) == Some(Role::King) {
+            return Err(format!(
+                "a capture announced on {sq}, where {name}'s king stands: a \
+                 king is never taken"
+            ));
+        }
+        self.board.discard_piece_at(sq);
+        if self.side.backrank() == sq.rank() {
+            if sq.file() == File::H {
+                self.castle.0 = false;
+            } else if sq.file() == File::A {
+                self.castle.1 = false;
+            }
+        }
+        Ok(())
+    }
+
+    /// The player's move `w`, which took the man on `taken` (if any),
+    /// played on this view: a view after it for each of the player's men
+    /// that could make it, pushed to `next`; else why it is impossible
+    /// (true: said of the move, false: of its announcements).
+    fn play(
+        &self,
+        w: &Written,
+        taken: Option<Square>,
+        next: &mut Vec<View>,
+    ) -> Result<(), (bool, String)> {
+        let side = self.side;
+        if !possible(&self.board, side, self.castle, w) {
+            return Err((
+                true,
+                "impossible even on the player's own men".into(),
+            ));
+        }
+        if self.checked >= 2
+            && !matches!(w, Written::Move { role: Role::King, .. })
+        {
+            let message = "only the king can move out of the double check \
+                           announced";
+            return Err((true, message.into()));
+        }
+        match *w {
             Written::Castle(which) => {
+                if self.checked > 0 {
+                    let message = "castling out of the check announced";
+                    return Err((true, message.into()));
+                }
                 if taken.is_some() {
-                    return Err(self.fault(self.at, "castling takes nothing"));
+                    return Err((false, "castling takes nothing".into()));
                 }
                 let rank = side.backrank();
                 let (rook_from, rook_to, king_to) = match which {
@@ -1192,51 +1395,89 @@ impl Judge<'_> {
                     CastlingSide::QueenSide => (File::A, File::D, File::C),
                 };
                 let sq = |f| Square::from_coords(f, rank);
+                let mut view = self.clone();
                 view.board.discard_piece_at(sq(File::E));
                 view.board.discard_piece_at(sq(rook_from));
                 let piece = |role| Piece { color: side, role };
                 view.board.set_piece_at(sq(king_to), piece(Role::King));
                 view.board.set_piece_at(sq(rook_to), piece(Role::Rook));
                 view.castle = (false, false);
+                view.checked = 0;
+                next.push(view);
             }
             Written::Move { role, from, capture, to, promotion } => {
-                let from =
-                    possible_froms(&view.board, side, role, from, capture, to)
-                        .first()
-                        .expect("possible() found it");
-                let diagonal = role == Role::Pawn && from.file() != to.file();
-                let passed = Square::from_coords(to.file(), from.rank());
-                match taken {
-                    Some(sq) if sq == to || (diagonal && sq == passed) => {}
-                    Some(sq) => {
-                        let message = format!(
-                            "a capture announced on {sq}, but the move goes to {to}"
-                        );
-                        return Err(self.fault(self.at, message));
+                let froms =
+                    possible_froms(&self.board, side, role, from, capture, to);
+                let mut first = None;
+                for from in froms {
+                    match self.moved(role, from, to, promotion, taken) {
+                        Ok(view) => next.push(view),
+                        Err(message) => {
+                            first.get_or_insert(message);
+                        }
                     }
-                    None if diagonal => {
-                        let message =
-                            "a pawn capture with no capture announced";
-                        return Err(self.fault(self.at, message));
-                    }
-                    None => {}
                 }
-                view.board.discard_piece_at(from);
-                let role = promotion.unwrap_or(role);
-                view.board.set_piece_at(to, Piece { color: side, role });
-                if role == Role::King {
-                    view.castle = (false, false);
-                }
-                if from.rank() == side.backrank() {
-                    if from.file() == File::H {
-                        view.castle.0 = false;
-                    } else if from.file() == File::A {
-                        view.castle.1 = false;
-                    }
+                if let Some(message) = first.filter(|_| next.is_empty()) {
+                    return Err((false, message));
                 }
             }
         }
         Ok(())
+    }
+
+    /// This view after the player's `role` went from `from` to `to`
+    /// (promoted to `promotion`), taking the man on `taken`; or why the
+    /// capture announced cannot be.
+    fn moved(
+        &self,
+        role: Role,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+        taken: Option<Square>,
+    ) -> Result<View, String> {
+        let side = self.side;
+        let pawn = role == Role::Pawn;
+        let diagonal = pawn && from.file() != to.file();
+        // En passant: from the fifth rank (White's; Black's fourth), the
+        // pawn that passed `to` taken on its square.
+        let passed = Square::from_coords(to.file(), from.rank());
+        let en_passant =
+            diagonal && from.rank() == side.fold_wb(Rank::Fifth, Rank::Fourth);
+        match taken {
+            Some(sq) if pawn && !diagonal => {
+                return Err(format!(
+                    "a capture announced on {sq}, but a pawn's move along \
+                     its file takes nothing"
+                ));
+            }
+            Some(sq) if sq == to || (en_passant && sq == passed) => {}
+            Some(sq) => {
+                return Err(format!(
+                    "a capture announced on {sq}, but the move goes to {to}"
+                ));
+            }
+            None if diagonal => {
+                return Err("a pawn capture with no capture announced".into());
+            }
+            None => {}
+        }
+        let mut view = self.clone();
+        view.board.discard_piece_at(from);
+        let role = promotion.unwrap_or(role);
+        view.board.set_piece_at(to, Piece { color: side, role });
+        if role == Role::King {
+            view.castle = (false, false);
+        }
+        if from.rank() == side.backrank() {
+            if from.file() == File::H {
+                view.castle.0 = false;
+            } else if from.file() == File::A {
+                view.castle.1 = false;
+            }
+        }
+        view.checked = 0;
+        Ok(view)
     }
 }
 
@@ -1440,14 +1681,15 @@ impl Sink for Referee<'_> {
                     board.set_piece_at(sq, piece);
                 }
             }
-            self.view = Some(View {
+            self.views = vec![View {
                 side,
                 board,
                 castle: (
                     castles.has(side, CastlingSide::KingSide),
                     castles.has(side, CastlingSide::QueenSide),
                 ),
-            });
+                checked: 0,
+            }];
         }
     }
 
@@ -1474,7 +1716,7 @@ impl Sink for Referee<'_> {
     ) -> Result<(), Fault> {
         if self.pending.is_none()
             && !hidden
-            && self.view.is_none()
+            && self.views.is_empty()
             && self.position.is_some()
             && !game.failed
         {
@@ -1501,9 +1743,12 @@ impl Sink for Referee<'_> {
         _owner: Side,
         _out: &mut Vec<u8>,
     ) -> Result<(), Fault> {
-        if let (Some(pending), None, Some(pos), false) =
-            (&self.pending, &self.view, self.position.as_mut(), game.failed)
-        {
+        if let (Some(pending), true, Some(pos), false) = (
+            &self.pending,
+            self.views.is_empty(),
+            self.position.as_mut(),
+            game.failed,
+        ) {
             if !pending.hidden
                 && clean_ply(
                     pos,
@@ -1563,7 +1808,7 @@ impl Sink for Referee<'_> {
         if self.pending.is_some() {
             self.settle(game, input, None)?;
         }
-        if let (Some(pos), None) = (&self.position, &self.view) {
+        if let (Some(pos), true) = (&self.position, self.views.is_empty()) {
             let mate = self.checkers.any();
             let want = match has_legal_move(pos) {
                 true => None,
