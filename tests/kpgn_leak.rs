@@ -2119,3 +2119,46 @@ fn a_game_on_the_lf_line_of_a_line_comment_fails() {
     let got = dir.command("kpgn-filter").args(["-w", "a.pgn", "b.pgn"]).run();
     assert!(!got.out().contains("secret"), "{}", got.out());
 }
+
+/// An escape line outside games that a BOM starts (helper 39 on
+/// f396af9): it started a game whose first line, the BOM left out, was
+/// an escape line of its tag section, kept; after a termination marker
+/// and U+2028 or U+0085, python-chess read Black's `e5 {(:d6) secret}`
+/// in it as a move (exit 0), and with LF alone the text was written as
+/// it stands; batches cut before the next game's tags left it out, so
+/// one thread and batches differed. Such a line is an escape line, left
+/// out, on one thread and in batches alike.
+#[test]
+fn an_escape_line_that_a_bom_starts_is_left_out() {
+    let config =
+        Config { player: Side::White, plies: None, keep_comments: false };
+    let filler = format!("1. e4 {{(:) {}}} *\n", "x".repeat(65_000));
+    for end in ["\n", "\r\n", "\u{2028}", "\u{85}"] {
+        for before in ["", filler.as_str()] {
+            let input = format!(
+                "[Event \"f\"]\n\n{before}[Event \"x\"]\n\n1. e4 {{(:)}} \
+                 *{end}\u{feff}% e5 {{(:d6) secret}}\n[Event \"y\"]\n\n1. \
+                 d4 {{(:)}} d5 {{(:)}} *\n"
+            );
+            let (mut out, mut report) = (vec![], Vec::<Diagnostic>::new());
+            filter_reader(&config, input.as_bytes(), &mut out, &mut report)
+                .unwrap();
+            let shown = String::from_utf8_lossy(&out);
+            assert!(
+                !shown.contains("secret") && !shown.contains("e5"),
+                "{input:?}\n--- output:\n{shown}"
+            );
+            assert!(shown.contains("1. d4 {(:)} ?? {(:0)} *"), "{shown}");
+            assert!(report.is_empty(), "{report:?}");
+            for batch_bytes in [1, 7, 30, 4096] {
+                let (threaded, messages, _) =
+                    filter_file(&config, 2, batch_bytes, input.as_bytes());
+                assert!(
+                    threaded.as_bytes() == out,
+                    "batches of {batch_bytes}"
+                );
+                assert_eq!(messages, report, "batches of {batch_bytes}");
+            }
+        }
+    }
+}

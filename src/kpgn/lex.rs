@@ -345,7 +345,7 @@ pub(super) fn line_start(bytes: &[u8], floor: usize) -> usize {
 /// it. Read as if no comment were open at its start, so a `;` in the
 /// rest of one counts too.
 pub(super) fn holds_line_comment(line: &[u8]) -> bool {
-    if line.first() == Some(&b'%') {
+    if is_escape_line(line) {
         return true;
     }
     let mut brace = false;
@@ -358,6 +358,13 @@ pub(super) fn holds_line_comment(line: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// Whether the line `line`, outside games, is an escape line: `%` in its
+/// first column, or after a BOM that starts it (the start of a file that
+/// `cat` put after another, which a game's first line leaves out too).
+pub(super) fn is_escape_line(line: &[u8]) -> bool {
+    line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line).first() == Some(&b'%')
 }
 
 /// Whether the first byte of `line` that is not white space is `[`.
@@ -447,7 +454,7 @@ impl Cuts {
         // fails, which the reader of the lines before it must see
         // ([`super::read::Reader`]).
         self.after_movetext =
-            line[0] != b'%' && !bracket_after_brace && !unicode;
+            !is_escape_line(line) && !bracket_after_brace && !unicode;
         false
     }
 }

@@ -2401,7 +2401,7 @@ impl<S: Sink> Reader<S> {
         }
         let line = self.line_of(input, start);
         // Escape lines are there to be ignored (PGN 6): no warning.
-        let escape = !self.brace && content.first() == Some(&b'%');
+        let escape = !self.brace && lex::is_escape_line(content);
         let tags = content.get(first) == Some(&b'[')
             && (!self.brace || lex::is_tag_line(content));
         if tags && self.brace {
@@ -2497,7 +2497,7 @@ impl<S: Sink> Reader<S> {
             }
             i = close? + 1;
             self.brace = false;
-        } else if content.first() == Some(&b'%') {
+        } else if lex::is_escape_line(content) {
             return None;
         }
         let skip = i;
