@@ -43,6 +43,8 @@ pub(crate) fn pbi_line(rng: &mut Rng) -> Vec<u8> {
         "\tTab",
         "Bl\\xe1thy",
         "Loyd\\x2c S.",
+        // csv2pbi would cut it in two: pbi2csv warns (review F10).
+        "Smith\\x3b John",
     ];
     const BOARDS: &[&str] = &[
         "8/8/8/8/8/8/8/K1k5",
@@ -85,6 +87,8 @@ pub(crate) fn pbi_line(rng: &mut Rng) -> Vec<u8> {
         "1|2|3|4|5",
         "|Ж, ж|1|",
         "\t|x|y|z",
+        // A `|` in a title, which csv2pbi would cut at: pbi2csv warns.
+        "1|A\\x7cB|2|3",
     ];
     const KEYS: &[&str] = &["", "Qa7-h7", "x,y", "1.Sf3!", "\\x51"];
     const STATUSES: &[&str] =

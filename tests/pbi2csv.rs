@@ -674,3 +674,190 @@ fn json_of_odd_records() {
             .says("--json");
     }
 }
+
+/// The lists of a record as `pbi2csv --json` gives them, one line a
+/// record.
+fn json_lists(dir: &Dir, pbi: &[u8]) -> String {
+    dir.command("pbi2csv")
+        .args(["--json", "-c", "authors,references,awards"])
+        .stdin(pbi)
+        .stdout()
+}
+
+/// A record whose decoded name holds `; `, or whose decoded source or
+/// award holds `|` in one of its first three subfields, would not come
+/// back the same through csv2pbi, which cuts the lists at `; ` and `|`
+/// (review F10 and its addendum on 2874efb: 'Smith\x3b John' came back
+/// as two names, and a title 'Schach\x7cEcho' moved the later subfields,
+/// with no message). pbi2csv warns, naming the column; with `--strict`
+/// the record is left out; `--raw`, `--json` and columns without the
+/// lists say nothing.
+#[test]
+fn a_list_that_csv2pbi_would_read_back_changed_is_reported() {
+    let dir = Dir::new("read-back");
+    let name = dir.create(
+        "name.pbi",
+        format!(
+            "{BOM}#PBI 1.2\n\
+             Smith\\x3b John;Kling, Josef:8/8/8/8/8/8/8/K6k:#2:|||:\
+             |A\\x3b B|1900|\\x7c; x|y|z|w::::\n"
+        ),
+    );
+    let pipe = dir.create(
+        "pipe.pbi",
+        format!(
+            "{BOM}#PBI 1.2\n\
+             A:8/8/8/8/8/8/8/K6k:#2:|||:1|Schach\\x7cEcho|1960|5:\
+             2|Pr|Turnier A\\x7cB|1961:::\n"
+        ),
+    );
+    let names = "name 1 holds '; ': csv2pbi would read the authors column \
+                 back changed (--raw or --json keeps it)";
+    let title = "referenced source 1 holds '|' in its title: csv2pbi would \
+                 read the references column back changed (--raw or --json \
+                 keeps it)";
+    let tourney = "award 1 holds '|' in its tourney: csv2pbi would read the \
+                   awards column back changed (--raw or --json keeps it)";
+    let out = dir.command("pbi2csv").arg(&name).arg(&pipe).run().code(0);
+    assert_eq!(
+        out.err(),
+        format!(
+            "pbi2csv: name.pbi:2: warning: {names}\n\
+             pbi2csv: pipe.pbi:2: warning: {title}\n\
+             pbi2csv: pipe.pbi:2: warning: {tourney}\n"
+        )
+        .replace("name.pbi", &name.display().to_string())
+        .replace("pipe.pbi", &pipe.display().to_string())
+    );
+    // The row is written as before.
+    assert_eq!(
+        out.out(),
+        format!(
+            "{HEADER}\"Smith; John; Kling, Josef\",8/8/8/8/8/8/8/K6k,#2,,,,,\
+             |A; B|1900||; x|y|z|w,,,,\n\
+             A,8/8/8/8/8/8/8/K6k,#2,,,,,1|Schach|Echo|1960|5,\
+             2|Pr|Turnier A|B|1961,,,\n"
+        )
+    );
+    // What the warnings say: csv2pbi reads the rows back changed.
+    let both = [std::fs::read(&name).unwrap(), std::fs::read(&pipe).unwrap()];
+    for pbi in &both {
+        let csv = dir.command("pbi2csv").stdin(pbi).run().code(0).stdout;
+        let back = dir.command("csv2pbi").stdin(csv).run().code(0).stdout;
+        assert_ne!(json_lists(&dir, &back), json_lists(&dir, pbi));
+    }
+    // --strict: errors, the records left out.
+    let out =
+        dir.command("pbi2csv").arg("--strict").arg(&name).arg(&pipe).run();
+    let out = out.code(2);
+    assert_eq!(out.out(), HEADER);
+    assert!(out.err().contains(&format!("name.pbi:2: {names}\n")));
+    assert!(out.err().contains(&format!("pipe.pbi:2: {title}\n")));
+    assert!(out.err().contains(&format!("pipe.pbi:2: {tourney}\n")));
+    // A workbook warns the same.
+    let out = dir
+        .command("pbi2csv")
+        .args(["-o", "w.xlsx"])
+        .arg(&name)
+        .arg(&pipe)
+        .run()
+        .code(0);
+    assert_eq!(out.err().lines().count(), 3);
+    assert!(out.err().contains(&format!("name.pbi:2: warning: {names}\n")));
+    // Nothing to warn about when nothing is joined, or the lists are
+    // not written.
+    for args in [
+        &["--raw"][..],
+        &["--json"],
+        &["-c", "comment,stipulation,source_title"],
+        &["-c", "awards"],
+    ] {
+        let out = dir.command("pbi2csv").args(args).arg(&name).run().code(0);
+        assert_eq!(out.err(), "", "{args:?}");
+    }
+    let out =
+        dir.command("pbi2csv").args(["-c", "references"]).arg(&pipe).run();
+    assert_eq!(out.code(0).err().lines().count(), 1);
+}
+
+/// What csv2pbi does read back the same is not reported, and comes back
+/// the same: an escaped `;` with no space after it (kept in the name), a
+/// `; ` at the start of a later name or in a title, a `|` in the last
+/// subfield, an escaped space at the start of a name, and escapes of
+/// other characters.
+#[test]
+fn a_list_that_csv2pbi_reads_back_the_same_is_not_reported() {
+    let dir = Dir::new("read-back-same");
+    let pbi = format!(
+        "{BOM}#PBI 1.2\n\
+         Smith\\x3bJohn;Kling:8/8/8/8/8/8/8/K6k:#2::::::\n\
+         Kling;\\x3b x;\\x20Loyd:8/8/8/8/8/8/8/K6k:#2::::::\n\
+         A:8/8/8/8/8/8/8/K6k:#2::1|A\\x3b B|1900|5\\x7c6:|Pr|T|1\\x7c2:::\n\
+         Bl\\xe1thy;S\\x3at John\\x5c:8/8/8/8/8/8/8/K6k:#2::1|\\x3a|2|3::::\n"
+    );
+    let out = dir.command("pbi2csv").args(["--strict"]).stdin(&pbi).run();
+    let csv = out.code(0).quiet().stdout;
+    let back = dir.command("csv2pbi").stdin(csv).run().code(0).stdout;
+    assert_eq!(json_lists(&dir, &back), json_lists(&dir, pbi.as_bytes()));
+}
+
+/// The warning comes out the same on one thread and on several, and
+/// through a workbook (the rows of a large input are made by workers).
+#[test]
+fn the_read_back_warning_is_the_same_on_any_number_of_threads() {
+    let dir = Dir::new("read-back-threads");
+    // After every fifth LF of a large collection (an LF always ends a
+    // line), one of three lines: two that csv2pbi would read back
+    // changed, one that it reads back the same.
+    let lines = [
+        "Smith\\x3b John;K:8/8/8/8/8/8/8/K6k:#2::::::\n",
+        "Smith\\x3bJohn:8/8/8/8/8/8/8/K6k:#2::1|A\\x7cB|2|3:::!:\n",
+        "L\\xe1:8/8/8/8/8/8/8/K6k:#2::1|A\\x3b B|2|3\\x7c4:::!:\n",
+    ];
+    let mut pbi = vec![];
+    let mut added = 0;
+    for (i, piece) in large_collection(21, 15_000)
+        .split_inclusive(|&b| b == b'\n')
+        .enumerate()
+    {
+        pbi.extend_from_slice(piece);
+        if i >= 2 && i % 5 == 0 {
+            pbi.extend_from_slice(lines[added % 3].as_bytes());
+            added += 1;
+        }
+    }
+    let warned = (0..added).filter(|i| i % 3 < 2).count();
+    assert!(warned > 1000);
+    let path = dir.create("big.pbi", &pbi);
+    for args in [&[][..], &["--strict"], &["-c", "line,authors,references"]] {
+        let run = |threads: &str, out: Option<&str>| {
+            let mut cmd = dir.command("pbi2csv");
+            cmd.args(["-j", threads]).args(args).arg(&path);
+            if let Some(out) = out {
+                cmd.args(["-o", out]);
+            }
+            cmd.run()
+        };
+        let one = run("1", None);
+        let warns = one
+            .err()
+            .lines()
+            .filter(|l| l.contains("csv2pbi would read"))
+            .count();
+        assert_eq!(warns, warned, "{args:?}");
+        for threads in ["2", "3"] {
+            let many = run(threads, None);
+            assert_eq!(many.code, one.code, "-j {threads} {args:?}");
+            assert!(many.stdout == one.stdout, "-j {threads} {args:?}");
+            assert_eq!(many.err(), one.err(), "-j {threads} {args:?}");
+        }
+        let book = run("2", Some("big.xlsx"));
+        let read_back = |err: String| -> Vec<String> {
+            err.lines()
+                .filter(|l| l.contains("csv2pbi would read"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(read_back(book.err()), read_back(one.err()), "{args:?}");
+    }
+}

@@ -13,6 +13,7 @@ library uses anything here.
 | [`csv2pbi`] | `csv2pbi`: CSV rows and workbooks back to PBI records |
 | [`csv_row`] | pbi2csv's fast way: a row straight from a scanned line |
 | [`csv_rows`] | where the rows of CSV input start, a quote never closed |
+| [`read_back`] | pbi2csv's check that csv2pbi reads its lists back |
 | [`pbi_grep`] | `pbi-grep`: selecting PBI records |
 | [`gbr_encode`] | `gbr-encode`: GBR codes of positions, and back |
 | [`kpgn_filter`] | `kpgn-filter`: Kriegspiel games for one player |
@@ -44,4 +45,5 @@ pub mod output;
 pub mod par;
 pub mod pbi2csv;
 pub mod pbi_grep;
+pub mod read_back;
 pub mod xlsx;

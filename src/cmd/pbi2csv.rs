@@ -18,6 +18,7 @@ use crate::cmd::json;
 use crate::cmd::msg::Messages;
 use crate::cmd::output::{self, CsvWriter};
 use crate::cmd::par::{self, Batch, Work};
+use crate::cmd::read_back::Lists;
 use crate::cmd::xlsx::{self, Book, Skip};
 use crate::decimal;
 use crate::diag::{describe, Diagnostic, Failure, Report};
@@ -383,6 +384,7 @@ pub fn run_workbook(
     let mut scratch = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(1024);
     let mut ends = Vec::with_capacity(config.columns.len());
+    let mut lists = Lists::new(config);
     input::read_all(sources, msgs, |name, lines, _file, msgs| {
         let opts = pbi::Options { strict: config.strict };
         let mut parser = Parser::new(opts);
@@ -404,7 +406,9 @@ pub fn run_workbook(
                         ));
                     }
                 }
-                Some(Item::Record(ref rec)) => {
+                Some(Item::Record(ref rec))
+                    if lists.keep(rec, config.strict, msgs) =>
+                {
                     let row = Row {
                         rec,
                         name,
@@ -481,6 +485,8 @@ struct Table<'c, W: Write> {
     wtr: CsvWriter<W>,
     scratch: Vec<u8>,
     quote_bits: Option<u8>,
+    /// The check that csv2pbi reads the lists back.
+    lists: Lists,
     /// Whether the columns are the default ones, in order.
     defaults: bool,
     /// Whether a clean line's row is written straight from its scan
@@ -496,6 +502,7 @@ impl<'c, W: Write> Table<'c, W> {
             wtr,
             scratch: Vec::with_capacity(256),
             quote_bits: quote_bits(config.delimiter),
+            lists: Lists::new(config),
             defaults: config.columns == Column::defaults(),
             fast: config.columns == Column::defaults()
                 && config.delimiter == b','
@@ -563,7 +570,7 @@ impl<'c, W: Write> Table<'c, W> {
     /// [`Table::line`] for a line that `scan` has read if `read`; `src`
     /// starts with the line's content (and may go on past it).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn scanned(
         &mut self,
         name: &str,
@@ -577,16 +584,34 @@ impl<'c, W: Write> Table<'c, W> {
     ) -> io::Result<()> {
         if read {
             if let Some(clean) = parser.clean(&line, scan, utf8) {
-                if csv_row::can_write(scan) {
+                if csv_row::can_write(scan)
+                    && !self.lists.may_change(src, scan)
+                {
                     let scratch = &mut self.scratch;
                     return csv_row::write(&mut self.wtr, src, scan, scratch);
                 }
-                return self.row(name, &parser.record_of(line, &clean));
+                let rec = parser.record_of(line, &clean);
+                return self.checked_row(name, &rec, report);
             }
         }
         // By reference: moving the record out would copy it.
         if let Some(Item::Record(ref rec)) = parser.line(line, report) {
-            self.row(name, rec)?;
+            self.checked_row(name, rec, report)?;
+        }
+        Ok(())
+    }
+
+    /// Writes one record as a row, unless csv2pbi would read a list of
+    /// it back changed under `--strict` ([`Lists::keep`] reports it).
+    #[inline(always)]
+    fn checked_row(
+        &mut self,
+        name: &str,
+        rec: &Record<'_>,
+        report: &mut dyn Report,
+    ) -> io::Result<()> {
+        if self.lists.keep(rec, self.config.strict, report) {
+            return self.row(name, rec);
         }
         Ok(())
     }
@@ -1111,6 +1136,8 @@ mod tests {
             "Loyd\\x2c S.:kN6/8/8/8/8/8/8/6nK:#2::|\u{416}, \u{436}|1|:::*:after S. Loyd; Loyd\\x3a 1859",
             "Bl\\xe1thy:8/8/8/8/8/8/8/K1k5::::::?:\u{e9}, \u{2013} dash\u{a0}x",
             "Kling:8/8/8/8/8/8/8/K1k5:#2:1|T|1900|::::!!:bad status",
+            "Smith\\x3b John;K:8/8/8/8/8/8/8/K1k5:#2::1|A\\x7cB|2|3:|Pr|T\\x3bU|1::!:a",
+            "Smith\\x3bJohn:8/8/8/8/8/8/8/K1k5:#2::1|A|2|3\\x7c4:::!:a",
             "Kling:8/8/8/8/8/8/8/K1k5:a|b:1|T|1900|::::+:c|d",
             "short:line",
             &long,
@@ -1149,6 +1176,8 @@ mod tests {
         }
         general.wtr.flush().unwrap();
         let want_out = std::mem::take(general.wtr.get_mut());
+        let read_back = "csv2pbi would read the authors column back changed";
+        assert!(want.iter().any(|d| d.message.contains(read_back)));
         for round in 0..8 {
             let (table, parser) = start(true);
             let mut worker = Rows {
@@ -1251,5 +1280,7 @@ mod tests {
         assert!(output(&mut batch) == want_out);
         assert_eq!(got, want);
         assert_eq!(got_batch, want);
+        let read_back = "csv2pbi would read the references column back";
+        assert!(want.iter().any(|d| d.message.contains(read_back)));
     }
 }

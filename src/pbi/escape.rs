@@ -94,6 +94,21 @@ pub fn first_bad(raw: &[u8]) -> Option<(usize, usize)> {
     first.map(|f| (f, count))
 }
 
+/// Whether `raw` holds a valid escape of one of the bytes of `set`, which
+/// decoding turns into that byte: `\x3b` or `\x3B` for `;`.
+pub fn escapes_any(raw: &[u8], set: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(i) = backslash(&raw[at..]) {
+        let pos = at + i;
+        match escape_at(&raw[pos..]) {
+            Some(cp) if set.contains(&cp) => return true,
+            Some(_) => at = pos + 4,
+            None => at = pos + 1,
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +141,16 @@ mod tests {
         assert_eq!(first_bad(br"ok\x3a"), None);
         assert_eq!(dec(br"\\x3a"), br"\:");
         assert_eq!(first_bad(br"\\x3a"), Some((0, 1)));
+    }
+
+    #[test]
+    fn escapes_of_a_set() {
+        assert!(escapes_any(br"a\x3bb", b";|"));
+        assert!(escapes_any(br"a\x7C", b";|"));
+        assert!(!escapes_any(br"a;b|c\x3a\q\x3", b";|"));
+        // The `\` of `\\x3b` is no escape; the `\x3b` after it is.
+        assert!(escapes_any(br"\\x3b", b";"));
+        assert!(!escapes_any(br"\x5cx3b", b";"));
     }
 
     #[test]

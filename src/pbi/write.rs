@@ -45,7 +45,7 @@ assert_eq!(line, b"Loyd, Samuel;S\\x3at John:h#2 \\x5c ser-=");
 use std::fmt;
 
 use super::{swar, trim};
-use crate::pbi::Field;
+use crate::pbi::{Field, Subfields};
 
 /// Why a value cannot go into a PBI field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -540,18 +540,40 @@ fn names_cut(value: &[u8], out: &mut Vec<u8>) -> Result<Notes, Unwritable> {
         bare_semicolon: has_bare_semicolon(value),
         ..Notes::default()
     };
-    let mut start = 0;
-    for k in separators(value) {
-        if k > start && k + 2 < value.len() {
-            name(&value[start..k], start == 0, out)?;
+    for (i, item) in name_items(value).enumerate() {
+        if i > 0 {
             out.push(b';');
-            start = k + 2;
         }
-    }
-    if start < value.len() {
-        name(&value[start..], start == 0, out)?;
+        name(item, i == 0, out)?;
     }
     Ok(notes)
+}
+
+/// The names that [`names`] writes of `value`, the text of a names
+/// field as pbi2csv shows it (`Loyd, Samuel; Kling, Josef`), and so the
+/// names that reading the field gives back: `value` cut at each `; `
+/// that leaves non-empty names on both sides.
+///
+/// ```
+/// use chesspipe::pbi::write::name_items;
+///
+/// let names: Vec<&[u8]> = name_items(b"Loyd, S.; Kling; ; x; ").collect();
+/// assert_eq!(names, [&b"Loyd, S."[..], b"Kling", b"; x; "]);
+/// ```
+pub fn name_items(value: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
+    let mut start = 0;
+    let mut separators = separators(value);
+    std::iter::from_fn(move || {
+        if start >= value.len() {
+            return None;
+        }
+        let end = separators
+            .find(|&k| k > start && k + 2 < value.len())
+            .unwrap_or(value.len());
+        let item = &value[start..end];
+        start = end + 2;
+        Some(item)
+    })
 }
 
 /// Appends one name; `first` when it starts the line.
@@ -569,57 +591,136 @@ fn name(
 
 /// [`Fields::sources`] for text that needs more than a copy.
 fn sources_cut(value: &[u8], out: &mut Vec<u8>) -> Result<Notes, Unwritable> {
+    let mut items = source_items(value);
     let mut notes = Notes {
         bare_semicolon: has_bare_semicolon(value),
+        padded: items.padded(),
         ..Notes::default()
     };
-    let total = memchr::memchr_iter(b'|', value).count();
-    if total < 3 {
-        let value = trim(value);
-        if !value.is_empty() {
-            notes.padded = Some(total + 1);
-            source_item(value, out)?;
-            out.extend(std::iter::repeat_n(b'|', 3 - total));
-        }
-        return Ok(notes);
-    }
-    let mut start = 0;
-    // The `|` in value[..counted], and in the current item.
-    let (mut counted, mut before, mut current) = (0, 0, 0);
-    for k in separators(value) {
-        let n = memchr::memchr_iter(b'|', &value[counted..k]).count();
-        counted = k;
-        before += n;
-        current += n;
-        if current < 3 {
-            continue;
-        }
-        if total - before >= 3 {
-            source_item(&value[start..k], out)?;
+    for (i, item) in items.by_ref().enumerate() {
+        if i > 0 {
             out.push(b';');
-            start = k + 2;
-            current = 0;
-        } else {
-            notes.appended = true;
         }
+        source_item(item, out)?;
     }
-    source_item(&value[start..], out)?;
+    notes.appended = items.appended;
     Ok(notes)
 }
 
+/// The items that [`sources`] writes of `value`, the text of a field of
+/// referenced sources or of awards as pbi2csv shows it (`|Die
+/// Schwalbe|1930|; |Chess|1931|`): `value` cut at each `; ` that leaves
+/// at least 3 `|` on both sides. Each item's subfields are then its text
+/// split at its first 3 `|`, as [`Subfields::split`] splits, the missing
+/// ones empty; so these are the items, and their subfields, that reading
+/// the field gives back.
+///
+/// Text with fewer than 3 `|` in all is one item, trimmed of spaces and
+/// tabs ([`SourceItems::padded`]); none when it is blank.
+///
+/// ```
+/// use chesspipe::pbi::write::source_items;
+///
+/// let text = b"1|Schach; Beilage|1930|12; |Chess|1931|";
+/// let items: Vec<&[u8]> = source_items(text).collect();
+/// assert_eq!(items, [&b"1|Schach; Beilage|1930|12"[..], b"|Chess|1931|"]);
+/// ```
+pub fn source_items(value: &[u8]) -> SourceItems<'_> {
+    SourceItems {
+        value,
+        total: memchr::memchr_iter(b'|', value).count(),
+        start: 0,
+        counted: 0,
+        before: 0,
+        current: 0,
+        semicolons: memchr::memchr_iter(b';', value),
+        appended: false,
+    }
+}
+
+/// The items of a field of sources or awards: see [`source_items`].
+#[derive(Clone, Debug)]
+pub struct SourceItems<'v> {
+    value: &'v [u8],
+    /// The `|` of `value`.
+    total: usize,
+    /// Where the next item starts; past the end of `value` when done.
+    start: usize,
+    /// Where the `|` were counted up to, how many there are before it,
+    /// and how many of those are in the item being cut.
+    counted: usize,
+    before: usize,
+    current: usize,
+    semicolons: memchr::Memchr<'v>,
+    /// Text after a `; ` without 3 `|` of its own was kept in the item
+    /// before it, so far.
+    appended: bool,
+}
+
+impl SourceItems<'_> {
+    /// With fewer than 3 `|` in all, the one item's number of subfields,
+    /// to which the missing empty ones are added; `None` otherwise, and
+    /// for blank text.
+    pub fn padded(&self) -> Option<usize> {
+        (self.total < 3 && !trim(self.value).is_empty())
+            .then_some(self.total + 1)
+    }
+}
+
+impl<'v> Iterator for SourceItems<'v> {
+    type Item = &'v [u8];
+
+    fn next(&mut self) -> Option<&'v [u8]> {
+        let value = self.value;
+        if self.start > value.len() {
+            return None;
+        }
+        if self.total < 3 {
+            self.start = value.len() + 1;
+            let item = trim(value);
+            return (!item.is_empty()).then_some(item);
+        }
+        for k in self.semicolons.by_ref() {
+            if value.get(k + 1) != Some(&b' ') {
+                continue;
+            }
+            let n = memchr::memchr_iter(b'|', &value[self.counted..k]).count();
+            self.counted = k;
+            self.before += n;
+            self.current += n;
+            if self.current < 3 {
+                continue;
+            }
+            if self.total - self.before >= 3 {
+                let item = &value[self.start..k];
+                self.start = k + 2;
+                self.current = 0;
+                return Some(item);
+            }
+            self.appended = true;
+        }
+        let item = &value[self.start..];
+        self.start = value.len() + 1;
+        Some(item)
+    }
+}
+
 /// Appends one source or award: its text split at the first 3 `|` (the
-/// last subfield keeps any further `|`, escaped).
+/// last subfield keeps any further `|`, escaped), the missing subfields
+/// added empty.
 fn source_item(value: &[u8], out: &mut Vec<u8>) -> Result<(), Unwritable> {
     let extra = byte::SEMICOLON | byte::PIPE;
-    let mut rest = value;
-    for i in 0..3 {
-        let Some(p) = memchr::memchr(b'|', rest) else { break };
-        item_part(&rest[..p], extra, i == 0, false, out)?;
-        out.push(b'|');
-        rest = &rest[p + 1..];
+    let subfields = Subfields::split(value);
+    let n = subfields.written.min(4);
+    for (i, s) in subfields.raw.iter().enumerate() {
+        if i > 0 {
+            out.push(b'|');
+        }
+        if i < n {
+            item_part(s, extra, i == 0, i == n - 1, out)?;
+        }
     }
-    let first = rest.len() == value.len();
-    item_part(rest, extra, first, true, out)
+    Ok(())
 }
 
 /// Appends `value` to a data line as it stands, as field `field`, after
