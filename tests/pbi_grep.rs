@@ -590,10 +590,22 @@ fn max_count_stops_after_num_records() {
         selected(&out.code(0).out()),
         [RECORDS[0], RECORDS[1], RECORDS[0]]
     );
-    // -m 0 reads nothing.
+    // -m 0 selects nothing: the output is the header alone (review F4 on
+    // 2874efb: it was empty, which pbi2csv took for no PBI file).
+    let out = dir.command("pbi-grep").args(["-m", "0", "", "a.pbi"]).run();
+    assert_eq!(out.code(1).quiet().out(), HEADER);
+    let out = dir
+        .command("pbi-grep")
+        .args(["-m", "0", "", "missing.pbi", "a.pbi", "missing.pbi"])
+        .run()
+        .code(2);
+    assert_eq!(out.out(), HEADER);
+    assert_eq!(out.err().lines().count(), 1, "the first missing file alone");
+    let csv = dir.command("pbi2csv").stdin(HEADER).run().code(0).quiet();
+    assert_eq!(csv.out().lines().count(), 1, "the CSV header alone");
     let out =
-        dir.command("pbi-grep").args(["-m", "0", "", "missing.pbi"]).run();
-    assert_eq!(out.code(1).quiet().out(), "");
+        dir.command("pbi-grep").args(["-c", "-m", "0", "", "a.pbi"]).run();
+    assert_eq!(out.code(1).quiet().out(), "0\n");
     // A bad line after the last record wanted is not read; one before is.
     let mut bad = collection(&RECORDS[..1]);
     bad.push_str("short:line\n");
@@ -606,6 +618,16 @@ fn max_count_stops_after_num_records() {
     assert_eq!(
         out.code(2).err(),
         "pbi-grep: bad.pbi:4: expected 9 fields, found 2\n"
+    );
+    // -m 0 reads no data line, the header's blank lines yes.
+    let blank = format!("{HEADER}  \n# more\nshort:line\n");
+    let out =
+        dir.command("pbi-grep").args(["-m", "0", ""]).stdin(&blank).run();
+    let out = out.code(1);
+    assert_eq!(out.out(), format!("{HEADER}# more\n"));
+    assert_eq!(
+        out.err(),
+        "pbi-grep: <stdin>:3: warning: blank line skipped\n"
     );
     // Past the first batch, -m still stops at its record: its output is
     // the start of the whole output, with 1500 records.

@@ -536,7 +536,7 @@ pub fn run<W: Write>(
         names: 0,
     };
     for (i, source) in sources.iter().enumerate() {
-        if grep.done() {
+        if grep.done() && !grep.header_wanted() {
             break;
         }
         (grep.current, grep.in_input, grep.pbi_input) = (i, 0, false);
@@ -564,6 +564,14 @@ pub fn run<W: Write>(
         Mode::FilesWithout => grep.names,
         _ => grep.selected,
     })
+}
+
+/// Whether `line`, read after the marker of a PBI input and before its
+/// data, is its first data line: neither blank nor a comment line.
+fn starts_data(line: &Line<'_>) -> bool {
+    let content = line.content();
+    content.first() != Some(&b'#')
+        && !content.iter().all(|&b| b == b' ' || b == b'\t')
 }
 
 /// The name `-l` and `-L` write: the path as given, byte for byte (so
@@ -646,6 +654,13 @@ impl<W: Write> Grep<'_, W> {
             || self.opts.max.is_some_and(|max| self.selected >= max)
     }
 
+    /// Whether the output still lacks its header, which it has even with
+    /// nothing selected (`-m 0`: done before it starts): the first PBI
+    /// input is then read up to its first data line.
+    fn header_wanted(&self) -> bool {
+        self.opts.mode == Mode::Print && !self.header
+    }
+
     /// Whether to read no further in the current input: the run is done,
     /// or `-l` and `-L` know their answer.
     fn input_done(&self) -> bool {
@@ -671,6 +686,10 @@ impl<W: Write> Grep<'_, W> {
         // to the workers, unless -m must stop at a line.
         let mut data = 0;
         while let Some(line) = lines.next_line().map_err(Failure::Read)? {
+            if self.done() && reading.parser.is_pbi() && starts_data(&line) {
+                // `-m 0`, the header written.
+                return Ok(());
+            }
             let len = line.raw().len();
             let mut selected = false;
             let write = if reading.parser.is_reading_data() {
