@@ -687,10 +687,7 @@ fn invalid_utf8_is_carried_through_with_a_warning() {
     // --strict: an error; the row is left out.
     let out =
         dir.command("csv2pbi").arg("--strict").stdin(table).run().code(2);
-    assert_eq!(
-        out.err(),
-        "csv2pbi: <stdin>:2: invalid UTF-8, carried through unchanged\n"
-    );
+    assert_eq!(out.err(), "csv2pbi: <stdin>:2: invalid UTF-8\n");
     assert_eq!(out.out(), format!("{MARKER}Kling::#3::::::\n"));
 }
 
@@ -789,6 +786,19 @@ fn lists_warn_about_what_was_probably_meant_otherwise() {
             "{MARKER}Loyd\\x3bKling::::Chess Monthly|||:1|Pr|T|1900\\x3b 2:::\n"
         )
     );
+    // --strict leaves the row out: nothing is "kept" (review F6).
+    let out =
+        dir.command("csv2pbi").arg("--strict").stdin(table).run().code(2);
+    assert_eq!(
+        out.err(),
+        "csv2pbi: <stdin>:2: authors: a ';' with no space after it (names \
+         are separated by '; ')\n\
+         csv2pbi: <stdin>:2: references: 1 subfields, expected 4 \
+         (nr|title|date|page)\n\
+         csv2pbi: <stdin>:2: awards: text after '; ' without 3 '|' of its \
+         own\n"
+    );
+    assert_eq!(out.out(), MARKER);
 }
 
 #[test]

@@ -291,7 +291,11 @@ fn warnings_keep_exit_status_and_strict_makes_them_errors() {
         .run()
         .code(2);
     assert_eq!(out.out(), "authors\nC\n");
-    assert!(out.err().contains("w.pbi:2: position kept as text"));
+    // Left out, so not "kept as text" (review F6 on 2874efb).
+    assert!(out.err().contains(
+        "w.pbi:2: position does not parse: 3 ranks in the position, \
+         expected 8\n"
+    ));
     // The record is left out: the status was not kept.
     assert!(out.err().contains("w.pbi:3: unknown status 'ok'\n"));
 }

@@ -954,7 +954,7 @@ impl<'c> Maker<'c> {
                 let made = line_of(
                     &values,
                     fields,
-                    n,
+                    (n, strict),
                     &mut chunk.out,
                     &mut self.found,
                 );
@@ -1094,10 +1094,7 @@ fn check(
     found: &mut Vec<Diagnostic>,
 ) {
     if !line.is_ascii() && simdutf8::basic::from_utf8(line).is_err() {
-        found.push(Diagnostic::warning(
-            n,
-            "invalid UTF-8, carried through unchanged",
-        ));
+        found.push(Diagnostic::warning(n, pbi::invalid_utf8(strict)));
     }
     if !position.is_empty() {
         let men = Men::scan(position)
@@ -1108,7 +1105,7 @@ fn check(
                 .check()
                 .err()
                 .map(|e| format!("position has no GBR code: {e}")),
-            Err(e) => Some(format!("position kept as text: {e}")),
+            Err(e) => Some(pbi::bad_position(&e, strict)),
         };
         found.extend(msg.map(|m| Diagnostic::warning(n, m)));
     }
@@ -1120,11 +1117,11 @@ fn check(
 
 /// Appends the data line of a row of decoded values, the data columns'
 /// `values`; `fields` has looked at the whole row (most rows need no
-/// escape at all).
+/// escape at all). The warnings about line `n` are worded for `strict`.
 fn line_of(
     values: &[&[u8]; DATA_COLUMNS],
     fields: Fields,
-    n: u64,
+    (n, strict): (u64, bool),
     line: &mut Vec<u8>,
     found: &mut Vec<Diagnostic>,
 ) -> Result<(), String> {
@@ -1132,7 +1129,7 @@ fn line_of(
     let notes = fields
         .names(get(col::AUTHORS), line)
         .map_err(|e| unwritable(col::AUTHORS, e))?;
-    note(col::AUTHORS, notes, n, found);
+    note(col::AUTHORS, notes, (n, strict), found);
     line.push(b':');
     write::raw(Field::Position, get(col::POSITION), line)
         .map_err(|e| unwritable(col::POSITION, e))?;
@@ -1149,7 +1146,7 @@ fn line_of(
         line.push(b':');
         let notes =
             fields.sources(get(c), line).map_err(|e| unwritable(c, e))?;
-        note(c, notes, n, found);
+        note(c, notes, (n, strict), found);
     }
     for c in [col::KEYMOVE, col::STATUS, col::COMMENT] {
         line.push(b':');
@@ -1212,15 +1209,29 @@ fn raw_unwritable(c: usize, e: Unwritable) -> String {
 
 /// Warns about what writing list column `c` found.
 #[inline]
-fn note(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
+fn note(
+    c: usize,
+    notes: Notes,
+    (n, strict): (u64, bool),
+    found: &mut Vec<Diagnostic>,
+) {
     if notes != Notes::default() {
-        note_found(c, notes, n, found);
+        note_found(c, notes, n, strict, found);
     }
 }
 
 #[cold]
-fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
+fn note_found(
+    c: usize,
+    notes: Notes,
+    n: u64,
+    strict: bool,
+    found: &mut Vec<Diagnostic>,
+) {
     let column = name(c);
+    // How the text is written: not under --strict, which leaves the row
+    // out.
+    let how = |how: &str| if strict { String::new() } else { how.to_string() };
     let (items, subfields) = match c {
         col::AUTHORS => ("names", ""),
         col::REFERENCES => ("items", "nr|title|date|page"),
@@ -1230,8 +1241,9 @@ fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
         found.push(Diagnostic::warning(
             n,
             format!(
-                "{column}: a ';' with no space after it is kept as text \
-                 ({items} are separated by '; ')"
+                "{column}: a ';' with no space after it{} ({items} are \
+                 separated by '; ')",
+                how(" is kept as text")
             ),
         ));
     }
@@ -1239,8 +1251,8 @@ fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
         found.push(Diagnostic::warning(
             n,
             format!(
-                "{column}: text after '; ' without 3 '|' of its own is kept \
-                 in the last subfield before it"
+                "{column}: text after '; ' without 3 '|' of its own{}",
+                how(" is kept in the last subfield before it")
             ),
         ));
     }
@@ -1248,8 +1260,8 @@ fn note_found(c: usize, notes: Notes, n: u64, found: &mut Vec<Diagnostic>) {
         found.push(Diagnostic::warning(
             n,
             format!(
-                "{column}: {written} subfields, expected 4 ({subfields}): \
-                 the missing ones are empty"
+                "{column}: {written} subfields, expected 4 ({subfields}){}",
+                how(": the missing ones are empty")
             ),
         ));
     }

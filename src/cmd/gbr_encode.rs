@@ -490,9 +490,13 @@ const PBI: &[u8] = b"#PBI";
 /// message is then worded as for a line of FEN input.
 struct PositionErrors<'r, R>(&'r mut R);
 
-/// The PBI reader's prefixes of the position warnings.
-const POSITION_WARNINGS: [&str; 2] =
-    ["position kept as text: ", "position has no GBR code: "];
+/// The PBI reader's prefixes of the position warnings (the second under
+/// `--strict`).
+const POSITION_WARNINGS: [&str; 3] = [
+    "position kept as text: ",
+    "position does not parse: ",
+    "position has no GBR code: ",
+];
 
 impl<R: Report> Report for PositionErrors<'_, R> {
     fn report(&mut self, mut d: Diagnostic) {

@@ -305,15 +305,19 @@ impl Parser {
         self.version = match version {
             b"1.1" | b"1.2" => Version::from_text(version),
             b"1.0" => {
-                self.warn(n, "PBI version 1.0 is obsolete, read as 1.1");
+                let msg = self.read_on("PBI version 1.0 is obsolete", |m| {
+                    m.push_str(", read as 1.1")
+                });
+                self.warn(n, msg);
                 Version::V1_1
             }
             other => {
                 let other = String::from_utf8_lossy(other);
-                self.warn(
-                    n,
-                    format!("unknown PBI version {other}, read as 1.2"),
-                );
+                let msg = self
+                    .read_on(format!("unknown PBI version {other}"), |m| {
+                        m.push_str(", read as 1.2")
+                    });
+                self.warn(n, msg);
                 Version::V1_2
             }
         };
@@ -347,10 +351,10 @@ impl Parser {
         let (fields, shape) = match &split {
             Split::Exact(fields, shape) => (fields, shape),
             Split::Extra(fields, shape) => {
-                self.warn(
-                    n,
-                    "more than 9 fields: the rest of the line is the comment",
-                );
+                let msg = self.read_on("more than 9 fields", |m| {
+                    m.push_str(": the rest of the line is the comment")
+                });
+                self.warn(n, msg);
                 (fields, shape)
             }
             &Split::Short(found) => {
@@ -383,7 +387,7 @@ impl Parser {
         if all & class::HIGH != 0
             && simdutf8::basic::from_utf8(content).is_err()
         {
-            self.warn(n, "invalid UTF-8, carried through unchanged");
+            self.warn(n, invalid_utf8(self.opts.strict));
         }
         if all & class::BACKSLASH == 0 {
             return;
@@ -394,19 +398,16 @@ impl Parser {
             }
             if let Some((at, count)) = escape::first_bad(field) {
                 let shown = escape_shown(&field[at..]);
-                let more = if count > 1 {
-                    format!(" (and {} more)", count - 1)
-                } else {
-                    String::new()
-                };
-                self.warn(
-                    n,
-                    format!(
-                        "'{shown}' in the {} field is not an escape \
-                         (\\xHH), kept as written{more}",
-                        FIELD_NAMES[i]
-                    ),
+                let what = format!(
+                    "'{shown}' in the {} field is not an escape (\\xHH)",
+                    FIELD_NAMES[i]
                 );
+                let mut msg =
+                    self.read_on(what, |m| m.push_str(", kept as written"));
+                if count > 1 {
+                    msg.push_str(&format!(" (and {} more)", count - 1));
+                }
+                self.warn(n, msg);
             }
         }
     }
@@ -480,15 +481,15 @@ impl Parser {
         } else {
             "the rest belongs to the last"
         };
-        let what = what();
-        let more = match more {
-            0 => String::new(),
-            more => format!(" (and {more} more)"),
-        };
-        self.warn(
-            n,
-            format!("{what} has {written} subfields, expected 4: {fix}{more}"),
-        );
+        let what = format!("{} has {written} subfields, expected 4", what());
+        let mut msg = self.read_on(what, |m| {
+            m.push_str(": ");
+            m.push_str(fix);
+        });
+        if more > 0 {
+            msg.push_str(&format!(" (and {more} more)"));
+        }
+        self.warn(n, msg);
     }
 
     /// Counts the men of the position; warns if it does not parse, or if
@@ -511,7 +512,7 @@ impl Parser {
                 Some(men)
             }
             Err(e) => {
-                self.warn(n, format!("position kept as text: {e}"));
+                self.warn(n, bad_position(&e, self.opts.strict));
                 None
             }
         }
@@ -534,6 +535,22 @@ impl Parser {
         if !STATUSES.contains(&&*decoded) {
             self.warn(n, unknown_status(&decoded, self.opts.strict));
         }
+    }
+
+    /// The message of a warning, `what` is wrong, with how the reader
+    /// reads on (`add` puts it in): not under `--strict`, which leaves
+    /// the record or the input out, so that the message does not say
+    /// "kept" or "read as" of what is not kept or read.
+    fn read_on(
+        &self,
+        what: impl Into<String>,
+        add: impl FnOnce(&mut String),
+    ) -> String {
+        let mut msg = what.into();
+        if !self.opts.strict {
+            add(&mut msg);
+        }
+        msg
     }
 
     /// Notes a warning about the current line.
@@ -679,6 +696,24 @@ pub(crate) fn unknown_status(decoded: &[u8], strict: bool) -> String {
     match strict {
         true => format!("unknown status '{shown}'"),
         false => format!("unknown status '{shown}' kept"),
+    }
+}
+
+/// The warning about a line that is not all UTF-8; with `--strict`,
+/// which leaves the record out, without "carried through".
+pub(crate) fn invalid_utf8(strict: bool) -> &'static str {
+    match strict {
+        true => "invalid UTF-8",
+        false => "invalid UTF-8, carried through unchanged",
+    }
+}
+
+/// The warning about a position that does not parse, `e` saying why;
+/// with `--strict`, which leaves the record out, not "kept as text".
+pub(crate) fn bad_position(e: &dyn std::fmt::Display, strict: bool) -> String {
+    match strict {
+        true => format!("position does not parse: {e}"),
+        false => format!("position kept as text: {e}"),
     }
 }
 

@@ -535,6 +535,67 @@ fn keymove_and_status_in_1_1() {
     );
 }
 
+/// A warning that says how the reader reads on ("kept", "read as",
+/// "carried through", what the missing or extra subfields become) says
+/// only what is wrong under `--strict`, which leaves the record or the
+/// input out (review F6 on 2874efb).
+#[test]
+fn strict_messages_do_not_say_what_is_kept() {
+    let errors = |input: &str| {
+        let p = parse_with(input.as_bytes(), true);
+        let errors: Vec<(u64, String)> =
+            p.errors().into_iter().map(|(n, m)| (n, m.to_string())).collect();
+        errors
+    };
+    let input = format!("{BOM}#PBI 1.0\n{LOYD}");
+    assert_eq!(
+        errors(&input),
+        [
+            (1, "PBI version 1.0 is obsolete".to_string()),
+            (1, "input skipped (--strict)".to_string())
+        ]
+    );
+    let input = format!("{BOM}#PBI 1.3\n{LOYD}");
+    assert_eq!(errors(&input)[0], (1, "unknown PBI version 1.3".into()));
+    let lines = [
+        ("A:::::::::extra", "more than 9 fields"),
+        ("A:8/8/8:::::::", "position does not parse: 3 ranks in the position, expected 8"),
+        ("A\\q::::::::", "'\\q' in the names field is not an escape (\\xHH)"),
+        ("A\\q\\r::::::::", "'\\q\\r' in the names field is not an escape (\\xHH) (and 1 more)"),
+        ("A:::1|T:::::", "used source has 2 subfields, expected 4"),
+        ("A::::|T|1|;a|b;c::::", "referenced source 2 has 2 subfields, expected 4 (and 1 more)"),
+        ("A::::::::\u{ff}x", "invalid UTF-8"),
+    ];
+    for (line, want) in lines {
+        let mut input = format!("{BOM}#PBI 1.2\n").into_bytes();
+        input.extend(line.replace("\u{ff}", "\u{0}").bytes().map(|b| {
+            if b == 0 {
+                0xff
+            } else {
+                b
+            }
+        }));
+        input.push(b'\n');
+        let p = parse_with(&input, true);
+        assert_eq!(p.records(), 0, "{line}");
+        assert_eq!(p.errors(), vec![(2, want)], "{line}");
+        // Without --strict the record is read on, and the warning says
+        // how.
+        let p = parse_with(&input, false);
+        assert_eq!(p.records(), 1, "{line}");
+        let how = [
+            ", read as",
+            "rest of the line",
+            "kept",
+            "carried",
+            "are empty",
+            "the last",
+        ];
+        assert!(how.iter().any(|h| p.diags[0].message.contains(h)), "{line}");
+        assert!(!how.iter().any(|h| want.contains(h)), "{line}");
+    }
+}
+
 #[test]
 fn strict_skips_records_with_warnings() {
     let input = format!("{BOM}#PBI 1.2\n{LOYD}A:::::::ok:\n{LOYD}");
