@@ -102,6 +102,18 @@ pub fn describe(e: &io::Error) -> String {
     }
 }
 
+/// The message about a temporary file that cannot be made in `dir`, the
+/// temporary directory (`TMPDIR`, by default `/tmp`), which the tools
+/// use for a workbook: it names the directory, so that it is not taken
+/// for the input or the output.
+pub fn temp_dir_error(dir: &std::path::Path, e: &io::Error) -> String {
+    format!(
+        "cannot make a temporary file in {} (TMPDIR): {}",
+        dir.display(),
+        describe(e)
+    )
+}
+
 /// Another crate's error message in the house style: each part between
 /// `": "` begins lowercase (but for a word all in capitals, such as
 /// `EOCD`), and there is no final period. `Zip error: Could not find

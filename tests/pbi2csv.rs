@@ -865,3 +865,57 @@ fn the_read_back_warning_is_the_same_on_any_number_of_threads() {
         assert_eq!(read_back(book.err()), read_back(one.err()), "{args:?}");
     }
 }
+
+/// A temporary directory that cannot be used (review F9 on 2874efb):
+/// the message names it and TMPDIR, lowercase, and the workbook is not
+/// left empty, nor an existing one truncated (it is written beside and
+/// renamed when complete). csv2pbi, which copies a workbook on stdin to
+/// a temporary file, says the same of it, not "read error".
+#[test]
+fn a_temporary_directory_that_cannot_be_used_is_named() {
+    let dir = Dir::new("tmpdir");
+    let sample = repo_file("samples/problems.pbi");
+    let missing = dir.path("no-such-dir");
+    let want = format!(
+        "cannot make a temporary file in {} (TMPDIR): no such file or \
+         directory\n",
+        missing.display()
+    );
+    let run = || {
+        dir.command("pbi2csv")
+            .env("TMPDIR", &missing)
+            .args(["-o", "t.xlsx"])
+            .arg(&sample)
+            .run()
+            .code(2)
+    };
+    assert_eq!(run().err(), format!("pbi2csv: t.xlsx: {want}"));
+    let names = || {
+        let mut names: Vec<_> = std::fs::read_dir(dir.path("."))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    assert!(names().is_empty(), "{:?}", names());
+    dir.command("pbi2csv").args(["-o", "t.xlsx"]).arg(&sample).run().code(0);
+    let book = std::fs::read(dir.path("t.xlsx")).unwrap();
+    assert_eq!(run().err(), format!("pbi2csv: t.xlsx: {want}"));
+    assert!(std::fs::read(dir.path("t.xlsx")).unwrap() == book);
+    assert_eq!(names(), ["t.xlsx"]);
+    let out = dir
+        .command("csv2pbi")
+        .env("TMPDIR", &missing)
+        .stdin(&book)
+        .run()
+        .code(2);
+    assert_eq!(
+        out.err(),
+        format!("csv2pbi: <stdin>: a workbook is read from a copy: {want}")
+    );
+    // A directory is reported before the input is read.
+    std::fs::create_dir(dir.path("d.xlsx")).unwrap();
+    let out = dir.command("pbi2csv").args(["-o", "d.xlsx"]).arg(&sample).run();
+    assert_eq!(out.code(2).err(), "pbi2csv: d.xlsx: is a directory\n");
+}

@@ -166,6 +166,16 @@ impl TestCommand {
         self
     }
 
+    /// Sets an environment variable for the command.
+    pub fn env(
+        &mut self,
+        key: &str,
+        value: impl AsRef<OsStr>,
+    ) -> &mut TestCommand {
+        self.cmd.env(key, value);
+        self
+    }
+
     /// Feeds `input` on stdin (otherwise stdin is empty).
     pub fn stdin(&mut self, input: impl AsRef<[u8]>) -> &mut TestCommand {
         self.stdin = Some(input.as_ref().to_vec());

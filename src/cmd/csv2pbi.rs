@@ -29,7 +29,8 @@ use crate::cmd::output::BUFFER_SIZE;
 use crate::cmd::pbi2csv::Column;
 use crate::cmd::xlsx::{COMMENTS, RECORDS};
 use crate::diag::{
-    describe, house_style, shown, Diagnostic, Failure, Report, Severity,
+    describe, house_style, shown, temp_dir_error, Diagnostic, Failure, Report,
+    Severity,
 };
 use crate::gbr::Men;
 use crate::lines::LineReader;
@@ -199,17 +200,25 @@ fn open(source: &Source) -> Result<Input, String> {
     if head != ZIP {
         return Ok(Input::Csv(Box::new(rest)));
     }
-    let spool = || -> io::Result<File> {
-        let mut file = tempfile::tempfile()?;
-        io::copy(&mut { rest }, &mut file)?;
-        file.seek(SeekFrom::Start(0))?;
+    let read_error = |e: io::Error| format!("read error: {}", describe(&e));
+    let spool = || -> Result<File, String> {
+        let mut file = tempfile::tempfile().map_err(|e| {
+            let dir = std::env::temp_dir();
+            format!(
+                "a workbook is read from a copy: {}",
+                temp_dir_error(&dir, &e)
+            )
+        })?;
+        io::copy(&mut { rest }, &mut file).map_err(read_error)?;
+        file.seek(SeekFrom::Start(0)).map_err(read_error)?;
         Ok(file)
     };
     let file = match source {
-        Source::Path(path) if !compressed => File::open(path),
+        Source::Path(path) if !compressed => {
+            File::open(path).map_err(read_error)
+        }
         _ => spool(),
-    }
-    .map_err(|e| format!("read error: {}", describe(&e)))?;
+    }?;
     let book = Xlsx::new(BufReader::with_capacity(BUFFER_SIZE, file))
         .map_err(|e| {
             format!(

@@ -21,7 +21,7 @@ use crate::cmd::par::{self, Batch, Work};
 use crate::cmd::read_back::Lists;
 use crate::cmd::xlsx::{self, Book, Skip};
 use crate::decimal;
-use crate::diag::{describe, Diagnostic, Failure, Report};
+use crate::diag::{describe, temp_dir_error, Diagnostic, Failure, Report};
 use crate::gbr;
 use crate::lines::{Line, LineReader, BOM};
 use crate::pbi::scan::{self, LineScan};
@@ -474,6 +474,7 @@ pub fn run_workbook(
 fn workbook_error(path: &Path, e: XlsxError) -> io::Error {
     let text = match e {
         XlsxError::IoError(e) => describe(&e),
+        XlsxError::TempFileError(dir, e) => temp_dir_error(&dir, &e),
         other => other.to_string(),
     };
     io::Error::other(format!("{}: {text}", path.display()))

@@ -12,10 +12,12 @@
 //! sheet, `comments`, holds each input's name and comment lines.
 
 use std::borrow::Cow;
+use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
+use tempfile::NamedTempFile;
 
 /// The rows of a worksheet, the header row included (Excel's limit, and
 /// LibreOffice's).
@@ -46,6 +48,8 @@ pub enum Skip {
 pub struct Book {
     workbook: Workbook,
     path: PathBuf,
+    /// The file the workbook is written to.
+    out: Out,
     /// The header's column names and widths.
     columns: Vec<(&'static str, f64)>,
     header: bool,
@@ -67,12 +71,14 @@ pub struct Book {
 
 impl Book {
     /// A workbook for `path` with these columns (names and widths), and a
-    /// header row unless `header` is false. `path` is created now, so
-    /// that a bad path is reported before the input is read.
+    /// header row unless `header` is false. Its file is made now, beside
+    /// `path` (which [`Book::finish`] replaces with it), so that a bad
+    /// path is reported before the input is read.
     ///
     /// # Errors
     ///
-    /// Creating the file, or the first sheet's temporary file.
+    /// Creating the file, or the first sheet's temporary file (in
+    /// `TMPDIR`: [`XlsxError::TempFileError`]).
     pub fn new(
         path: &Path,
         columns: Vec<(&'static str, f64)>,
@@ -88,10 +94,11 @@ impl Book {
         header: bool,
         max_rows: u32,
     ) -> Result<Book, XlsxError> {
-        File::create(path)?;
+        let out = Out::new(path)?;
         let mut book = Book {
             workbook: Workbook::new(),
             path: path.to_path_buf(),
+            out,
             columns,
             header,
             bold: Format::new().set_bold().set_num_format_index(TEXT),
@@ -247,9 +254,62 @@ impl Book {
     ///
     /// Writing the file, or reading back the temporary files.
     pub fn finish(mut self) -> Result<(), XlsxError> {
-        let file = File::create(&self.path)?;
-        self.workbook.save_to_writer(file)
+        match self.out {
+            Out::Beside(mut file) => {
+                self.workbook.save_to_writer(file.as_file_mut())?;
+                file.persist(&self.path).map_err(|e| e.error)?;
+            }
+            Out::Direct(file) => self.workbook.save_to_writer(file)?,
+        }
+        Ok(())
     }
+}
+
+/// Where the workbook is written.
+#[derive(Debug)]
+enum Out {
+    /// A file beside the path, which replaces it when the workbook is
+    /// complete: a run that fails leaves no empty or partial workbook,
+    /// and an existing one as it was.
+    Beside(NamedTempFile),
+    /// The path itself, which is not a regular file (a pipe, a device):
+    /// it cannot be replaced.
+    Direct(File),
+}
+
+impl Out {
+    fn new(path: &Path) -> std::io::Result<Out> {
+        match std::fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => {
+                if meta.is_dir() {
+                    return Err(std::io::ErrorKind::IsADirectory.into());
+                }
+                File::create(path).map(Out::Direct)
+            }
+            _ => beside(path).map(Out::Beside),
+        }
+    }
+}
+
+/// A new file in the directory of `path`, named after it, to be renamed
+/// to it: made as `File::create` makes one (read and write for all, less
+/// the umask), where a temporary file would be for its owner alone.
+fn beside(path: &Path) -> std::io::Result<NamedTempFile> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut prefix = OsString::from(".");
+    prefix.push(path.file_name().unwrap_or(path.as_os_str()));
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".part");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 fn blank(
