@@ -53,6 +53,7 @@
 //! input and the output; a case found is kept in
 //! `the_cases_the_property_found`.
 
+use std::cell::Cell;
 use std::fs;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -1541,9 +1542,14 @@ fn symbols(mut run: &str, items: &mut Vec<(Kind, String)>) {
 
 // ---- the property ----
 
-/// How many cases were refused and accepted, to show that both happen.
-static REFUSED: AtomicUsize = AtomicUsize::new(0);
-static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// How many cases were refused and accepted on this thread, to show
+    /// that both happen: each test has its own (they were shared, and the
+    /// fixed cases, all refused, run beside the property could tip its
+    /// count, as a full run once did).
+    static REFUSED: Cell<usize> = const { Cell::new(0) };
+    static ACCEPTED: Cell<usize> = const { Cell::new(0) };
+}
 
 fn check(case: &Case) -> Result<(), String> {
     check_game(case, "").map(|_| ())
@@ -1582,7 +1588,7 @@ fn check_game(case: &Case, prefix: &str) -> Result<(Built, String), String> {
         if built.expect == Expect::Accept {
             return Err(context("a valid game was refused".into()));
         }
-        REFUSED.fetch_add(1, Ordering::Relaxed);
+        REFUSED.set(REFUSED.get() + 1);
         return Ok((built, out));
     }
     if !errors.is_empty() {
@@ -1636,7 +1642,7 @@ fn check_game(case: &Case, prefix: &str) -> Result<(Built, String), String> {
     if built.expect == Expect::Refuse {
         return Err(context("a game that must be refused was written".into()));
     }
-    ACCEPTED.fetch_add(1, Ordering::Relaxed);
+    ACCEPTED.set(ACCEPTED.get() + 1);
     Ok((built, out))
 }
 
@@ -1666,11 +1672,14 @@ fn no_opponent_move_attempt_or_comment_leaks() {
         }
         Err(e) => panic!("{e}"),
     }
-    let (refused, accepted) =
-        (REFUSED.load(Ordering::Relaxed), ACCEPTED.load(Ordering::Relaxed));
-    // Both sides of the property were exercised.
-    if cases() >= 100 {
-        assert!(accepted > refused && refused > 0, "{accepted} {refused}");
+    let (refused, accepted) = (REFUSED.get(), ACCEPTED.get());
+    // Both sides of the property were exercised, each in a fifth of the
+    // cases or more (about half each: the seed is random, so a test of
+    // which is more, as here before, failed now and then).
+    let n = cases() as usize;
+    if n >= 100 {
+        let (a, r) = (accepted * 5, refused * 5);
+        assert!(a >= n && r >= n, "{accepted} accepted, {refused} refused");
     }
 }
 
