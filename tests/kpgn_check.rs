@@ -66,6 +66,104 @@ fn every_refereed_game_passes_unfiltered_and_filtered() {
     }
 }
 
+/// How the referee's end, as ks-game names it (`tests/data/kpgn/
+/// endings.txt`), is told in kpgn-check's messages.
+fn ending_text(how: &str) -> &'static str {
+    match how {
+        "DRAW_INSUFFICIENT" => "drawn by insufficient material",
+        "DRAW_STALEMATE" => "in stalemate",
+        _ => "in mate",
+    }
+}
+
+/// Games that the Berkeley referee ended before their record does
+/// (`tests/gen/ksgame_endings.py`: a capture or a promotion that leaves
+/// each mix of men, a mate, stalemates), each with the move the referee
+/// then refused, or ending there with each result. A move after the
+/// referee's draw by insufficient material fails at that move, naming
+/// the move that ended the game; a win (`1-0`, `0-1`) after it fails at
+/// the tag or the marker; `1/2-1/2` and `*` pass, and so does every game
+/// where the referee ended nothing.
+#[test]
+fn games_the_referee_ended() {
+    let dir = Dir::new("kpgn-check-endings");
+    let pgn = repo_file("tests/data/kpgn/endings.pgn");
+    let out = dir.command(TOOL).arg(&pgn).run().code(2);
+    let err = out.err();
+    let (mut failing, mut passing) = (0, 0);
+    for row in data("endings.txt").lines() {
+        let [n, how, at, refused, result] =
+            row.split('\t').collect::<Vec<_>>()[..]
+        else {
+            panic!("a row of five fields: {row}");
+        };
+        let game = format!(": game {n}, ");
+        let says: Vec<&str> =
+            err.lines().filter(|line| line.contains(&game)).collect();
+        let ended = ending_text(how);
+        let want = if refused != "-" {
+            Some(match how {
+                "DRAW_INSUFFICIENT" => format!(
+                    "{refused}: the game ended {ended} at {at}: no move can \
+                     follow"
+                ),
+                _ => format!("{refused}: "),
+            })
+        } else if how == "DRAW_INSUFFICIENT"
+            && (result == "1-0" || result == "0-1")
+        {
+            Some(format!(
+                "result '{result}', but the game ended {ended} at {at}"
+            ))
+        } else if how == "DRAW_STALEMATE" && result != "1/2-1/2" {
+            Some(format!("result '{result}', but the game ends in stalemate"))
+        } else {
+            None
+        };
+        match want {
+            Some(want) => {
+                failing += 1;
+                assert_eq!(says.len(), 1, "game {n}: {err}");
+                assert!(says[0].contains(&want), "game {n}: {want}: {err}");
+            }
+            None => {
+                passing += 1;
+                assert!(says.is_empty(), "game {n}: {err}");
+            }
+        }
+    }
+    assert_eq!(err.lines().count(), failing, "{err}");
+    assert!(failing > 30 && passing > 50, "{failing} {passing}");
+    let count = dir.command(TOOL).arg("-c").arg(&pgn).run().code(2);
+    assert_eq!(count.out(), format!("{passing}\n"));
+}
+
+/// A FEN tag whose position already has too few men to mate: the game is
+/// drawn before any move (as a mate or a stalemate there leaves no move
+/// either). ks-game starts only from the standard position, so it has no
+/// word on this; it would call the draw after the first move.
+#[test]
+fn a_fen_with_insufficient_material_is_drawn_already() {
+    let dir = Dir::new("kpgn-check-fen-drawn");
+    let game = "[Result \"1-0\"]\n[SetUp \"1\"]\n\
+        [FEN \"4k3/8/8/8/8/8/8/4KB2 w - - 0 1\"]\n\n";
+    let moves = format!("{game}1. Kd2 {{(:)}} 1-0\n");
+    dir.command(TOOL).stdin(&moves).run().code(2).says(
+        "kpgn-check: <stdin>:5: game 1, 1. Kd2: the game ended drawn by \
+         insufficient material in the FEN tag's position: no move can follow",
+    );
+    let none = format!("{game}1-0\n");
+    dir.command(TOOL).stdin(&none).run().code(2).says(
+        "kpgn-check: <stdin>:1: game 1, result '1-0', but the game ended \
+         drawn by insufficient material in the FEN tag's position",
+    );
+    let drawn = none.replace("1-0", "1/2-1/2");
+    dir.command(TOOL).stdin(&drawn).run().code(0);
+    // Filtered, the player cannot see the other side's men: not judged.
+    let view = moves.replace("[Result", "[Filtered \"white\"]\n[Result");
+    dir.command(TOOL).stdin(&view).run().code(0);
+}
+
 const GOOD: &str = "[Event \"good\"]\n\n1. e4 {(:)} e5 {(:)} 2. Qh5 {(:)} \
     Nc6 {(:)} 3. Bc4 {(:)} Nf6 {(:f6)} 4. Qxf7# {(Xf7,CS:)} 1-0\n\n";
 

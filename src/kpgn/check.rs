@@ -554,6 +554,37 @@ impl Pending {
     }
 }
 
+/// How the referee ended a game of an unfiltered record before its
+/// record ends: after it, no move can follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// Neither side has the men to mate (the Berkeley referee's draw,
+    /// ks-game's `DRAW_INSUFFICIENT`).
+    Insufficient,
+}
+
+/// Where and how the referee ended the game.
+#[derive(Clone, Debug)]
+struct Ended {
+    how: Ending,
+    /// The move that ended it (`3. Kxe2`), or none: the FEN tag's
+    /// position.
+    at: Option<String>,
+}
+
+impl Ended {
+    /// `drawn by insufficient material at 3. Kxe2`.
+    fn text(&self) -> String {
+        let how = match self.how {
+            Ending::Insufficient => "drawn by insufficient material",
+        };
+        match &self.at {
+            Some(at) => format!("{how} at {at}"),
+            None => format!("{how} in the FEN tag's position"),
+        }
+    }
+}
+
 /// The player's view of a filtered record: their men, their castling
 /// rights (king side, queen side), and how many checks the opponent's
 /// last move was announced to give.
@@ -589,6 +620,10 @@ pub struct Referee<'c> {
     /// reading out.
     views: Vec<View>,
     pending: Option<Pending>,
+    /// The end the referee gave the game, if it did (then `position` is
+    /// none, so that a move after it leaves the path of a record with
+    /// nothing wrong at no cost to that path).
+    ended: Option<Ended>,
     /// The game's warnings.
     warnings: Vec<Diagnostic>,
     /// Where the game's output starts in `out`.
@@ -608,6 +643,7 @@ impl<'c> Referee<'c> {
             checkers: Bitboard::EMPTY,
             views: Vec::new(),
             pending: None,
+            ended: None,
             warnings: Vec::new(),
             mark: 0,
         }
@@ -661,6 +697,13 @@ impl<'c> Referee<'c> {
             Err(self.fault(input, &pending, span.start, message))
         };
         if self.position.is_none() && self.views.is_empty() {
+            if let Some(ended) = &self.ended {
+                let message = format!(
+                    "the game ended {}: no move can follow",
+                    ended.text()
+                );
+                return fault(&message);
+            }
             return fault("the FEN tag is no legal position");
         }
         // A hidden move is the opponent's of a filtered record: the reader
@@ -758,7 +801,7 @@ impl<'c> Referee<'c> {
         if !self.views.is_empty() {
             return judge.view(&mut self.views, attempts, taken, checks);
         }
-        match self.position.as_mut() {
+        let judged = match self.position.as_mut() {
             Some(pos) => judge.true_position(
                 pos,
                 &mut self.checkers,
@@ -767,8 +810,27 @@ impl<'c> Referee<'c> {
                 checks,
             ),
             None => Ok(()),
+        };
+        if judged.is_ok() && self.position.as_ref().is_some_and(drawn) {
+            self.end(Ending::Insufficient, Some(pending.label(input)));
         }
+        judged
     }
+
+    /// The referee ended the game (at the move `at`, or in the FEN tag's
+    /// position): no move can follow.
+    #[cold]
+    fn end(&mut self, how: Ending, at: Option<String>) {
+        self.ended = Some(Ended { how, at });
+        self.position = None;
+    }
+}
+
+/// Whether the referee declares the game drawn by insufficient material
+/// in `pos`: a stalemate, which it tells first, is no such draw.
+#[cold]
+fn drawn(pos: &Pos) -> bool {
+    pos.insufficient_material() && has_legal_move(pos)
 }
 
 /// Judges a ply of an unfiltered record on the path of a record with
@@ -831,6 +893,13 @@ fn clean_ply(
                 } else {
                     clean_check(pos, after, mark, checks)
                 }
+                // A capture or a promotion may leave neither side the
+                // men to mate: the referee ends the game there, which
+                // [`Referee::settle`] records. (Asked after every move:
+                // with a pawn, a rook or a queen on the board, which is
+                // told first, that costs less than telling whether the
+                // move took or promoted.)
+                && !pos.insufficient_material()
         }
         None => false,
     };
@@ -1672,6 +1741,10 @@ impl Sink for Referee<'_> {
         self.checkers =
             position.as_ref().map_or(Bitboard::EMPTY, Position::checkers);
         self.position = position.as_ref().map(Pos::from_chess);
+        if game.filtered.is_none() && self.position.as_ref().is_some_and(drawn)
+        {
+            self.end(Ending::Insufficient, None);
+        }
         if let (Some(side), Some(pos)) = (game.filtered, &position) {
             let side = color(side);
             let castles = pos.castles();
@@ -1807,6 +1880,21 @@ impl Sink for Referee<'_> {
     ) -> Result<bool, Fault> {
         if self.pending.is_some() {
             self.settle(game, input, None)?;
+        }
+        if let Some(ended) = &self.ended {
+            // A draw of the referee's, which a win contradicts (`*`, a
+            // result not given, is not judged, as at any other end).
+            for range in [&self.result, &self.marker].into_iter().flatten() {
+                let written = &input[range.clone()];
+                if written == b"1-0" || written == b"0-1" {
+                    let message = format!(
+                        "result '{}', but the game ended {}",
+                        shown(written, 24),
+                        ended.text()
+                    );
+                    return Err((range.start, message));
+                }
+            }
         }
         if let (Some(pos), true) = (&self.position, self.views.is_empty()) {
             let mate = self.checkers.any();

@@ -489,6 +489,38 @@ impl Pos {
     }
 }
 
+impl Pos {
+    /// Whether neither side has the men to mate: the draw by
+    /// insufficient material of the Berkeley referee ks-game, which asks
+    /// python-chess's `is_insufficient_material` (shakmaty's is the same
+    /// rule): no pawn, rook or queen, and either one knight and the two
+    /// kings alone, or no knight and every bishop on squares of one
+    /// colour (none at all: the kings alone).
+    ///
+    /// Cheap in the usual position, which has a pawn, a rook or a queen:
+    /// the referee asks it after every move.
+    #[inline(always)]
+    pub fn insufficient_material(&self) -> bool {
+        let heavy = self.by_role(Role::Pawn)
+            | self.by_role(Role::Rook)
+            | self.by_role(Role::Queen);
+        heavy.is_empty() && self.minor_men_only_drawn()
+    }
+
+    /// [`Pos::insufficient_material`] of a position that has no pawn,
+    /// rook or queen.
+    #[cold]
+    #[inline(never)]
+    fn minor_men_only_drawn(&self) -> bool {
+        if self.by_role(Role::Knight).any() {
+            return self.occupied().count() <= 3;
+        }
+        let bishops = self.by_role(Role::Bishop);
+        (bishops & Bitboard::DARK_SQUARES).is_empty()
+            || (bishops & Bitboard::LIGHT_SQUARES).is_empty()
+    }
+}
+
 /// What decides where the men of the side to move may go in a position,
 /// worked out once for all the moves judged there (the attempts and the
 /// move): its king, and where the checks let the other men go.
@@ -695,6 +727,52 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
     use shakmaty::fen::Fen;
+
+    /// `Pos::insufficient_material` agrees with shakmaty's (python-chess's
+    /// rule, which ks-game's referee asks) on every mix of up to four men
+    /// beside the kings: knights and bishops of both sides on squares of
+    /// both colours, and a pawn, rook or queen among them.
+    #[test]
+    fn insufficient_material_agrees_with_shakmaty() {
+        use shakmaty::{Piece, Setup};
+        let mut rng = Rng::new(11);
+        let roles = [Role::Knight, Role::Bishop, Role::Bishop, Role::Knight];
+        let others = [Role::Pawn, Role::Rook, Role::Queen];
+        let (mut positions, mut drawn) = (0, 0);
+        while positions < 20_000 {
+            let mut board = Board::empty();
+            board.set_piece_at(Square::A1, Color::White.king());
+            board.set_piece_at(Square::H8, Color::Black.king());
+            for _ in 0..rng.below(5) {
+                let color = [Color::White, Color::Black][rng.below(2)];
+                let role = match rng.below(12) {
+                    0 => others[rng.below(3)],
+                    _ => roles[rng.below(4)],
+                };
+                // Off the first and last ranks, for the pawns.
+                let sq = Square::new(8 + rng.below(48) as u32);
+                if board.piece_at(sq).is_none() {
+                    board.set_piece_at(sq, Piece { color, role });
+                }
+            }
+            let mut setup = Setup::empty();
+            setup.board = board;
+            let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard)
+            else {
+                continue;
+            };
+            positions += 1;
+            let want = pos.is_insufficient_material();
+            drawn += usize::from(want);
+            assert_eq!(
+                Pos::from_chess(&pos).insufficient_material(),
+                want,
+                "{}",
+                Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            );
+        }
+        assert!(drawn > 2_000 && drawn < 18_000, "{drawn}");
+    }
 
     /// `legal_froms` finds the squares that shakmaty's legal moves come
     /// from, for every kind of man, every square and every capture mark,
