@@ -81,9 +81,10 @@ fn ending_text(how: &str) -> &'static str {
 /// each mix of men, a mate, stalemates), each with the move the referee
 /// then refused, or ending there with each result. A move after the
 /// referee's draw by insufficient material fails at that move, naming
-/// the move that ended the game; a win (`1-0`, `0-1`) after it fails at
-/// the tag or the marker; `1/2-1/2` and `*` pass, and so does every game
-/// where the referee ended nothing.
+/// the move that ended the game, as a move after a mate or a stalemate
+/// does; a win (`1-0`, `0-1`) after the draw fails at the tag or the
+/// marker; `1/2-1/2` and `*` pass, and so does every game where the
+/// referee ended nothing.
 #[test]
 fn games_the_referee_ended() {
     let dir = Dir::new("kpgn-check-endings");
@@ -102,13 +103,9 @@ fn games_the_referee_ended() {
             err.lines().filter(|line| line.contains(&game)).collect();
         let ended = ending_text(how);
         let want = if refused != "-" {
-            Some(match how {
-                "DRAW_INSUFFICIENT" => format!(
-                    "{refused}: the game ended {ended} at {at}: no move can \
-                     follow"
-                ),
-                _ => format!("{refused}: "),
-            })
+            Some(format!(
+                "{refused}: the game ended {ended} at {at}: no move can follow"
+            ))
         } else if how == "DRAW_INSUFFICIENT"
             && (result == "1-0" || result == "0-1")
         {
@@ -162,6 +159,44 @@ fn a_fen_with_insufficient_material_is_drawn_already() {
     // Filtered, the player cannot see the other side's men: not judged.
     let view = moves.replace("[Result", "[Filtered \"white\"]\n[Result");
     dir.command(TOOL).stdin(&view).run().code(0);
+}
+
+/// A move after a mate or a stalemate is told as such (found by a
+/// review: it was "illegal: it would leave the white king in check, or
+/// the square is taken"), on the path of comments written with spaces
+/// too, and in a FEN tag's position; a FEN tag that is no legal position
+/// is reported at its line (it was at the first move's).
+#[test]
+fn moves_after_the_end_and_a_fen_that_is_no_position() {
+    let dir = Dir::new("kpgn-check-after-mate");
+    let cases = [
+        (
+            "1. f3 {(:)} e5 {(:)} 2. g4 {(:)} Qh4# {(CS:)} 3. a3 {(:)} 0-1\n",
+            "<stdin>:1: game 1, 3. a3: the game ended in mate at 2... Qh4#: \
+             no move can follow",
+        ),
+        (
+            "1. f3 { ( : ) } e5\n2. g4 {( :)} Qh4# { (CS : ) }\n3. a3 0-1\n",
+            "<stdin>:3: game 1, 3. a3: the game ended in mate at 2... Qh4#: \
+             no move can follow",
+        ),
+        (
+            "[SetUp \"1\"]\n[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n\
+             1... Kg8 {(:)} 1/2-1/2\n",
+            "<stdin>:4: game 1, 1... Kg8: the game ended in stalemate in the \
+             FEN tag's position: no move can follow",
+        ),
+        (
+            "[Event \"e\"]\n[SetUp \"1\"]\n\
+             [FEN \"4k3/8/8/8/8/8/8/4KK2 w - - 0 1\"]\n\n1. Kd2 {(:)} *\n",
+            "<stdin>:3: game 1, the FEN tag is no legal position: illegal \
+             position: too many kings",
+        ),
+    ];
+    for (game, says) in cases {
+        let out = dir.command(TOOL).stdin(game).run().code(2);
+        assert_eq!(out.err(), format!("kpgn-check: {says}\n"), "{game}");
+    }
 }
 
 const GOOD: &str = "[Event \"good\"]\n\n1. e4 {(:)} e5 {(:)} 2. Qh5 {(:)} \

@@ -543,6 +543,23 @@ impl Pending {
         (!self.hidden).then(|| written(&input[self.span.clone()]))
     }
 
+    /// The label of the move before it, whose SAN starts at `start`.
+    fn before(&self, input: &[u8], start: usize) -> String {
+        let (side, fullmove) = match self.side {
+            Side::White => (Side::Black, self.fullmove.saturating_sub(1)),
+            Side::Black => (Side::White, self.fullmove),
+        };
+        // The reader found Kriegspiel SAN there, glyphs and all.
+        let len = input[start..]
+            .iter()
+            .take_while(|&&b| {
+                b.is_ascii_alphanumeric() || b"=+#!?-".contains(&b)
+            })
+            .count();
+        let span = start..start + len;
+        Pending { span, fullmove, side, hidden: false }.label(input)
+    }
+
     /// `12... Qxh5`.
     fn label(&self, input: &[u8]) -> String {
         let dots = if self.side == Side::White { "." } else { "..." };
@@ -561,6 +578,8 @@ enum Ending {
     /// Neither side has the men to mate (the Berkeley referee's draw,
     /// ks-game's `DRAW_INSUFFICIENT`).
     Insufficient,
+    Mate,
+    Stalemate,
 }
 
 /// Where and how the referee ended the game.
@@ -577,6 +596,8 @@ impl Ended {
     fn text(&self) -> String {
         let how = match self.how {
             Ending::Insufficient => "drawn by insufficient material",
+            Ending::Mate => "in mate",
+            Ending::Stalemate => "in stalemate",
         };
         match &self.at {
             Some(at) => format!("{how} at {at}"),
@@ -624,6 +645,11 @@ pub struct Referee<'c> {
     /// none, so that a move after it leaves the path of a record with
     /// nothing wrong at no cost to that path).
     ended: Option<Ended>,
+    /// Where the SAN of the move before the pending one starts
+    /// (unfiltered; `usize::MAX` for none), to name the move that ended
+    /// the game in mate or stalemate, which is told only when a move
+    /// follows it: one word to keep on the clean path.
+    last: usize,
     /// The game's warnings.
     warnings: Vec<Diagnostic>,
     /// Where the game's output starts in `out`.
@@ -644,6 +670,7 @@ impl<'c> Referee<'c> {
             views: Vec::new(),
             pending: None,
             ended: None,
+            last: usize::MAX,
             warnings: Vec::new(),
             mark: 0,
         }
@@ -761,6 +788,7 @@ impl<'c> Referee<'c> {
         comment: Option<(Range<usize>, &KComment)>,
     ) -> Result<(), Fault> {
         let Some(pending) = self.pending.take() else { return Ok(()) };
+        let before = std::mem::replace(&mut self.last, pending.span.start);
         // The comment, and the input from it on.
         let (c, tail, k) = match &comment {
             Some((span, k)) => {
@@ -775,6 +803,22 @@ impl<'c> Referee<'c> {
             let token = &input[pending.span.clone()];
             if clean_ply(pos, &mut self.checkers, token, tail, k) {
                 return Ok(());
+            }
+            if !has_legal_move(pos) {
+                // Mate or stalemate: the game ended at the move before.
+                let how = match self.checkers.any() {
+                    true => Ending::Mate,
+                    false => Ending::Stalemate,
+                };
+                let at = (before != usize::MAX)
+                    .then(|| pending.before(input, before));
+                let ended = Ended { how, at };
+                let message = format!(
+                    "the game ended {}: no move can follow",
+                    ended.text()
+                );
+                let at = pending.span.start;
+                return Err(self.fault(input, &pending, at, message));
             }
         }
         let at = comment
@@ -1681,6 +1725,9 @@ impl Sink for Referee<'_> {
             pending.span = pending.span.start.saturating_sub(n)
                 ..pending.span.end.saturating_sub(n);
         }
+        if self.last != usize::MAX {
+            self.last = self.last.saturating_sub(n);
+        }
     }
 
     fn rebase_out(&mut self, n: usize) {
@@ -1701,7 +1748,18 @@ impl Sink for Referee<'_> {
     ) -> Result<(), Fault> {
         match &input[name] {
             b"SetUp" => self.setup = Some(value),
-            b"FEN" => self.fen = Some(value),
+            b"FEN" => {
+                // One that cannot be read at all is the reader's fault.
+                if let Ok(fen) = Fen::from_ascii(&input[value.clone()]) {
+                    let mode = CastlingMode::Standard;
+                    if let Err(e) = fen.into_position::<Chess>(mode) {
+                        let message =
+                            format!("the FEN tag is no legal position: {e}");
+                        return Err((value.start, message));
+                    }
+                }
+                self.fen = Some(value);
+            }
             b"Result" => self.result = Some(value),
             _ => {}
         }
@@ -1736,8 +1794,7 @@ impl Sink for Referee<'_> {
             }
             _ => Some(Chess::default()),
         };
-        // A FEN that is no legal position leaves the game unjudged but for
-        // its syntax: the fault is reported at the first move.
+        // A FEN that is no legal position failed the game at its tag.
         self.checkers =
             position.as_ref().map_or(Bitboard::EMPTY, Position::checkers);
         self.position = position.as_ref().map(Pos::from_chess);
@@ -1831,6 +1888,7 @@ impl Sink for Referee<'_> {
                     Some(k),
                 )
             {
+                self.last = pending.span.start;
                 self.pending = None;
                 return Ok(());
             }
