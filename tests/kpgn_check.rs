@@ -199,6 +199,45 @@ fn moves_after_the_end_and_a_fen_that_is_no_position() {
     }
 }
 
+/// The Result tag and the termination marker must be the same (the PGN
+/// standard, 8.1.1.7: the tag's value "is always exactly the same as the
+/// game termination marker"), `*` included: a win with `*`, or `*` with
+/// a win, is an error at the marker, naming both. kpgn-filter's prefixes
+/// write `*` in both. A game without one of the two is not judged.
+#[test]
+fn the_result_tag_and_the_marker_agree() {
+    let dir = Dir::new("kpgn-check-result-marker");
+    let game = |tag: &str, marker: &str| {
+        format!("[Result \"{tag}\"]\n\n1. e4 {{(:)}} e5 {{(:)}}\n{marker}\n")
+    };
+    for (tag, marker) in [("1-0", "0-1"), ("*", "1-0"), ("1/2-1/2", "*")] {
+        let out = dir.command(TOOL).stdin(game(tag, marker)).run().code(2);
+        assert_eq!(
+            out.err(),
+            format!(
+                "kpgn-check: <stdin>:4: game 1, the Result tag says '{tag}', \
+                 the termination marker '{marker}': they must be the same\n"
+            )
+        );
+    }
+    for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+        dir.command(TOOL).stdin(game(result, result)).run().code(0);
+        // Without a marker (the game ends with the input), or a tag.
+        dir.command(TOOL).stdin(game(result, "")).run().code(0);
+        let bare = format!("1. e4 {{(:)}} e5 {{(:)}} {result}\n");
+        dir.command(TOOL).stdin(bare).run().code(0);
+    }
+    // A prefix of a refereed game, as kpgn-filter cuts it, passes.
+    let corpus = repo_file("tests/data/kpgn/ksgame.pgn");
+    let cut = dir
+        .command("kpgn-filter")
+        .args(["-w", "--plies", "7"])
+        .arg(&corpus)
+        .stdout();
+    let out = dir.command(TOOL).arg("-c").stdin(&cut).run();
+    assert_eq!(out.code(0).quiet().out(), "3000\n");
+}
+
 const GOOD: &str = "[Event \"good\"]\n\n1. e4 {(:)} e5 {(:)} 2. Qh5 {(:)} \
     Nc6 {(:)} 3. Bc4 {(:)} Nf6 {(:f6)} 4. Qxf7# {(Xf7,CS:)} 1-0\n\n";
 

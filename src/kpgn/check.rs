@@ -1979,6 +1979,21 @@ impl Sink for Referee<'_> {
                 }
             }
         }
+        if let (Some(tag), Some(marker)) = (&self.result, &self.marker) {
+            // The PGN standard (8.1.1.7): the Result tag's value is always
+            // exactly the termination marker, `*` included.
+            let (written, ends) =
+                (&input[tag.clone()], &input[marker.clone()]);
+            if written != ends {
+                let message = format!(
+                    "the Result tag says '{}', the termination marker '{}': \
+                     they must be the same",
+                    shown(written, 24),
+                    shown(ends, 24)
+                );
+                return Err((marker.start, message));
+            }
+        }
         let write = !self.config.invert && !self.config.quiet;
         if write {
             out.extend_from_slice(&input[self.start..end]);
