@@ -238,6 +238,75 @@ fn the_result_tag_and_the_marker_agree() {
     assert_eq!(out.code(0).quiet().out(), "3000\n");
 }
 
+/// A Rules or Variant tag that names rules other than Berkeley Kriegspiel
+/// fails the game at the tag: the English ruleset of ks-game announces
+/// en passant on the target square (`exd6 {(Xd6:)}`, which Berkeley
+/// refuses), Wild 16 and "any?" ask other questions. The spellings of
+/// Berkeley and of plain Kriegspiel pass; the seed's and the corpus's
+/// `Kriegspiel (Berkeley)`, in either tag, pass in
+/// `every_refereed_game_passes_unfiltered_and_filtered`.
+#[test]
+fn other_rules_are_not_refereed_as_berkeley() {
+    let dir = Dir::new("kpgn-check-rules");
+    let game = |tag: &str, value: &str| {
+        format!(
+            "[Event \"e\"]\n[{tag} \"{value}\"]\n[SetUp \"1\"]\n\
+             [FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1\"]\n\n\
+             1. exd6 {{(Xd5:)}} *\n"
+        )
+    };
+    for value in [
+        "Kriegspiel (Berkeley)",
+        "kriegspiel (berkeley)",
+        "Kriegspiel  (Berkeley) ",
+        "Kriegspiel",
+        "Berkeley",
+        "Berkeley Kriegspiel",
+        "?",
+        "",
+    ] {
+        for tag in ["Rules", "Variant"] {
+            dir.command(TOOL).stdin(game(tag, value)).run().code(0);
+        }
+    }
+    for value in [
+        "Kriegspiel (English)",
+        "Kriegspiel (Wild 16)",
+        "Kriegspiel (Berkeley + Any)",
+        "Kriegspiel (Cincinnati)",
+        "Crazyhouse",
+        "Standard",
+    ] {
+        for tag in ["Rules", "Variant"] {
+            let out = dir.command(TOOL).stdin(game(tag, value)).run().code(2);
+            assert_eq!(
+                out.err(),
+                format!(
+                    "kpgn-check: <stdin>:2: game 1, the {tag} tag says \
+                     '{value}': kpgn-check referees Berkeley Kriegspiel \
+                     only\n"
+                )
+            );
+        }
+    }
+    // The review's game, right under the English rules: refused at the
+    // tag, not with "the move produced Xd5".
+    let english =
+        game("Variant", "Kriegspiel (English)").replace("Xd5", "Xd6");
+    dir.command(TOOL)
+        .stdin(english)
+        .run()
+        .code(2)
+        .says(":2: game 1, the Variant tag says 'Kriegspiel (English)'");
+    // A filtered view too.
+    let view = "[Rules \"Wild 16\"]\n[Filtered \"white\"]\n\n1. e4 {(:)} *\n";
+    dir.command(TOOL)
+        .stdin(view)
+        .run()
+        .code(2)
+        .says("kpgn-check: <stdin>:1: game 1, the Rules tag says 'Wild 16'");
+}
+
 const GOOD: &str = "[Event \"good\"]\n\n1. e4 {(:)} e5 {(:)} 2. Qh5 {(:)} \
     Nc6 {(:)} 3. Bc4 {(:)} Nf6 {(:f6)} 4. Qxf7# {(Xf7,CS:)} 1-0\n\n";
 

@@ -870,6 +870,42 @@ impl<'c> Referee<'c> {
     }
 }
 
+/// Whether a Rules or Variant tag's value names the rules kpgn-check
+/// referees: Berkeley Kriegspiel (`Kriegspiel (Berkeley)`, the seed's
+/// `Kriegspiel (<variant>)` form, as every record of the seed and of the
+/// repository writes it), plain `Kriegspiel`, `Berkeley` or `Berkeley
+/// Kriegspiel`, in any case and with any white space between words; or
+/// none (empty, or PGN's `?`). Not another ruleset (English, Wild 16,
+/// Cincinnati, Berkeley with the "any?" question), whose announcements
+/// and questions differ.
+#[inline]
+fn berkeley(value: &[u8]) -> bool {
+    value == b"Kriegspiel (Berkeley)" || berkeley_spelled(value)
+}
+
+/// [`berkeley`], for a value spelled otherwise than the seed spells it.
+#[cold]
+#[inline(never)]
+fn berkeley_spelled(value: &[u8]) -> bool {
+    let mut words =
+        value.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty());
+    let words = [words.next(), words.next(), words.next()];
+    let is = |i: usize, word: &str| {
+        words[i].is_some_and(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+    };
+    match words {
+        [None, ..] => true,
+        [Some(_), None, _] => {
+            is(0, "?") || is(0, "kriegspiel") || is(0, "berkeley")
+        }
+        [Some(_), Some(_), None] => {
+            (is(0, "kriegspiel") && is(1, "(berkeley)"))
+                || (is(0, "berkeley") && is(1, "kriegspiel"))
+        }
+        _ => false,
+    }
+}
+
 /// Whether the referee declares the game drawn by insufficient material
 /// in `pos`: a stalemate, which it tells first, is no such draw.
 #[cold]
@@ -1761,6 +1797,17 @@ impl Sink for Referee<'_> {
                 self.fen = Some(value);
             }
             b"Result" => self.result = Some(value),
+            tag @ (b"Rules" | b"Variant")
+                if !berkeley(&input[value.clone()]) =>
+            {
+                let message = format!(
+                    "the {} tag says '{}': kpgn-check referees Berkeley \
+                     Kriegspiel only",
+                    String::from_utf8_lossy(tag),
+                    shown(&input[value.clone()], 40)
+                );
+                return Err((value.start, message));
+            }
             _ => {}
         }
         Ok(())
