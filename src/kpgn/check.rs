@@ -640,6 +640,8 @@ pub struct Referee<'c> {
     /// write `Rhd1`; it is read each way until a later ply rules a
     /// reading out.
     views: Vec<View>,
+    /// The buffer the views after a move are made in.
+    spare: Vec<View>,
     pending: Option<Pending>,
     /// The end the referee gave the game, if it did (then `position` is
     /// none, so that a move after it leaves the path of a record with
@@ -668,6 +670,7 @@ impl<'c> Referee<'c> {
             position: None,
             checkers: Bitboard::EMPTY,
             views: Vec::new(),
+            spare: Vec::new(),
             pending: None,
             ended: None,
             last: usize::MAX,
@@ -843,7 +846,8 @@ impl<'c> Referee<'c> {
             _ => Items::Plain(None),
         };
         if !self.views.is_empty() {
-            return judge.view(&mut self.views, attempts, taken, checks);
+            let views = (&mut self.views, &mut self.spare);
+            return judge.view(views, attempts, taken, checks);
         }
         let judged = match self.position.as_mut() {
             Some(pos) => judge.true_position(
@@ -1319,10 +1323,10 @@ impl Judge<'_> {
             pos.castling.contains(Square::from_coords(File::A, rank)),
         );
         let guard = Guard::new(pos, *checkers);
-        let attempts: Vec<&[u8]> = attempts.collect();
-        for (i, &attempt) in attempts.iter().enumerate() {
-            self.repeated(&attempts[..i], attempt)?;
+        let mut before = Tried::default();
+        for attempt in attempts {
             let (tried, _) = written(attempt);
+            self.repeated(&mut before, tried, attempt)?;
             if is_legal(pos, &guard, &tried) {
                 let message = format!(
                     "the attempt {} is legal: the referee would have played it",
@@ -1373,7 +1377,7 @@ impl Judge<'_> {
     /// [`Referee::views`]); the fault of the first view when none is.
     fn view<'c>(
         &mut self,
-        views: &mut Vec<View>,
+        (views, spare): (&mut Vec<View>, &mut Vec<View>),
         attempts: impl Iterator<Item = &'c [u8]>,
         taken: Option<Square>,
         checks: Codes,
@@ -1396,8 +1400,8 @@ impl Judge<'_> {
             };
         }
         let (w, _) = pending.written(self.input).expect("the player's move");
-        let attempts: Vec<&[u8]> = attempts.collect();
-        for (i, &attempt) in attempts.iter().enumerate() {
+        let mut before = Tried::default();
+        for attempt in attempts {
             let (tried, _) = written(attempt);
             if tried == w {
                 let message = format!(
@@ -1413,9 +1417,12 @@ impl Judge<'_> {
             {
                 self.nonsense(attempt)?;
             }
-            self.repeated(&attempts[..i], attempt)?;
+            self.repeated(&mut before, tried, attempt)?;
         }
-        let mut next = Vec::with_capacity(views.len());
+        // The views after the move, in the spare buffer (no allocation
+        // per move once a game has its two).
+        let mut next = std::mem::take(spare);
+        next.clear();
         let mut first = None;
         for view in views.iter() {
             match view.play(&w, taken, &mut next) {
@@ -1441,21 +1448,21 @@ impl Judge<'_> {
             }
         }
         next.truncate(MAX_VIEWS);
-        *views = next;
+        *spare = std::mem::replace(views, next);
         Ok(())
     }
 
     /// An attempt listed again after `before`, the attempts of the same
-    /// turn before it: the referee answers a move asked again that it
+    /// turn before it (which it joins): the referee answers a move asked again that it
     /// cannot be asked, and lists it once. A warning, or with `strict` a
     /// fault.
     fn repeated(
         &mut self,
-        before: &[&[u8]],
+        before: &mut Tried,
+        tried: Written,
         attempt: &[u8],
     ) -> Result<(), Fault> {
-        let (tried, _) = written(attempt);
-        if !before.iter().any(|&b| written(b).0 == tried) {
+        if !before.again(tried) {
             return Ok(());
         }
         let message = format!(
@@ -1470,6 +1477,29 @@ impl Judge<'_> {
         let line = self.game.line_of(self.input, at);
         self.warnings.push(Diagnostic::warning(line, message));
         Ok(())
+    }
+}
+
+/// The attempts of a turn so far, as read: the first sixteen where they
+/// lie, more (rare) in a vector.
+#[derive(Default)]
+struct Tried {
+    few: [Option<Written>; 16],
+    more: Vec<Written>,
+}
+
+impl Tried {
+    /// Whether `w` was tried before; it joins them.
+    fn again(&mut self, w: Written) -> bool {
+        let seen = self.few.iter().map_while(|t| t.as_ref());
+        if seen.chain(&self.more).any(|&t| t == w) {
+            return true;
+        }
+        match self.few.iter_mut().find(|t| t.is_none()) {
+            Some(free) => *free = Some(w),
+            None => self.more.push(w),
+        }
+        false
     }
 }
 
