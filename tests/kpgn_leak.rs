@@ -1748,6 +1748,22 @@ fn file() -> impl Strategy<Value = File> {
 }
 
 /// What `filter_batches` writes and reports, and whether a game was read.
+/// [`filter_file`] of `input` on two threads, in batches of 1 to 4,096
+/// bytes, gives `out` and `report`, what one thread gave.
+fn batches_agree(
+    config: &Config,
+    input: &[u8],
+    out: &[u8],
+    report: &[Diagnostic],
+) {
+    for batch_bytes in [1, 7, 30, 4096] {
+        let (threaded, messages, _) =
+            filter_file(config, 2, batch_bytes, input);
+        assert!(threaded.as_bytes() == out, "batches of {batch_bytes}");
+        assert_eq!(messages, report, "batches of {batch_bytes}");
+    }
+}
+
 fn filter_file(
     config: &Config,
     threads: usize,
@@ -2109,15 +2125,7 @@ fn a_game_on_the_lf_line_of_a_line_comment_fails() {
                     !shown.contains("secret") && !report.is_empty(),
                     "{input:?}\n--- output:\n{shown}"
                 );
-                for batch_bytes in [1, 7, 30, 4096] {
-                    let (threaded, messages, _) =
-                        filter_file(&config, 2, batch_bytes, input.as_bytes());
-                    assert!(
-                        threaded.as_bytes() == out,
-                        "batches of {batch_bytes}"
-                    );
-                    assert_eq!(messages, report, "batches of {batch_bytes}");
-                }
+                batches_agree(&config, input.as_bytes(), &out, &report);
             }
         }
     }
@@ -2159,15 +2167,7 @@ fn an_escape_line_that_a_bom_starts_is_left_out() {
             );
             assert!(shown.contains("1. d4 {(:)} ?? {(:0)} *"), "{shown}");
             assert!(report.is_empty(), "{report:?}");
-            for batch_bytes in [1, 7, 30, 4096] {
-                let (threaded, messages, _) =
-                    filter_file(&config, 2, batch_bytes, input.as_bytes());
-                assert!(
-                    threaded.as_bytes() == out,
-                    "batches of {batch_bytes}"
-                );
-                assert_eq!(messages, report, "batches of {batch_bytes}");
-            }
+            batches_agree(&config, input.as_bytes(), &out, &report);
         }
     }
 }

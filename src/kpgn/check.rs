@@ -1293,6 +1293,11 @@ impl Judge<'_> {
             shown(attempt, 24),
             self.pending.side.name()
         );
+        self.warn(message)
+    }
+
+    /// A warning about the move's comment, or with `strict` a fault.
+    fn warn(&mut self, message: String) -> Result<(), Fault> {
         let (at, message) = self.fault(self.at, message);
         if self.strict {
             return Err((at, message));
@@ -1465,18 +1470,11 @@ impl Judge<'_> {
         if !before.again(tried) {
             return Ok(());
         }
-        let message = format!(
+        self.warn(format!(
             "the attempt {} is listed twice: the referee lists a move tried \
              once, and refuses to be asked it again",
             shown(attempt, 24)
-        );
-        let (at, message) = self.fault(self.at, message);
-        if self.strict {
-            return Err((at, message));
-        }
-        let line = self.game.line_of(self.input, at);
-        self.warnings.push(Diagnostic::warning(line, message));
-        Ok(())
+        ))
     }
 }
 
