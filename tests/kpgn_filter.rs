@@ -1533,3 +1533,30 @@ fn files_with_a_bom_put_together_read_as_their_games() {
     let twice = dir.command(TOOL).args(["-w", "once.pgn"]).run();
     assert!(twice.quiet().code(0).out() == once, "not idempotent");
 }
+
+/// The blanks after an opponent's item removed last in an input that ends
+/// without a line end go with it, on one thread as in batches, however
+/// much the games before wrote (helper 39, F2, on f396af9: where the
+/// output of the games before had been written out, more than 64 KiB of
+/// it, one thread kept the blank and two threads dropped it).
+#[test]
+fn blanks_after_an_item_removed_at_the_input_end_go_on_any_thread() {
+    let dir = Dir::new("kpgn-blank-end");
+    let tail = "[Event \"cm\"]\n\n1. e4 {(:)} e5 {(:)} $1 ";
+    for long in [100, 70_000, 200_000] {
+        let before = format!(
+            "[Event \"x\"]\n\n1. e4 {{(:) {}}} *\n\n",
+            "p".repeat(long)
+        );
+        dir.create("in.pgn", format!("{before}{tail}"));
+        for threads in ["-j1", "-j2"] {
+            let out =
+                dir.command(TOOL).args(["-w", threads, "in.pgn"]).stdout();
+            assert!(
+                out.ends_with("1. e4 {(:)} ?? {(:0)}"),
+                "{long} {threads}: {:?}",
+                &out[out.len() - 30..]
+            );
+        }
+    }
+}

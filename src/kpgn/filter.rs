@@ -502,7 +502,11 @@ impl Sink for Output<'_> {
     }
 
     fn rebase_out(&mut self, n: usize) {
-        self.chain = None;
+        // Where the output stood after the token removed last, moved with
+        // the rest (cleared, the blanks after a removed last item were
+        // kept on one thread where the game's output before was written
+        // out, and dropped in batches).
+        self.chain = self.chain.and_then(|at| at.checked_sub(n));
         self.mark -= n;
         self.movetext_out = self.movetext_out.saturating_sub(n);
         if let Some(r) = &mut self.result {
