@@ -604,6 +604,11 @@ impl Ended {
             None => format!("{how} in the FEN tag's position"),
         }
     }
+
+    /// The fault of a move after the end.
+    fn no_move(&self) -> String {
+        format!("the game ended {}: no move can follow", self.text())
+    }
 }
 
 /// The player's view of a filtered record: their men, their castling
@@ -728,11 +733,7 @@ impl<'c> Referee<'c> {
         };
         if self.position.is_none() && self.views.is_empty() {
             if let Some(ended) = &self.ended {
-                let message = format!(
-                    "the game ended {}: no move can follow",
-                    ended.text()
-                );
-                return fault(&message);
+                return fault(&ended.no_move());
             }
             return fault("the FEN tag is no legal position");
         }
@@ -815,11 +816,7 @@ impl<'c> Referee<'c> {
                 };
                 let at = (before != usize::MAX)
                     .then(|| pending.before(input, before));
-                let ended = Ended { how, at };
-                let message = format!(
-                    "the game ended {}: no move can follow",
-                    ended.text()
-                );
+                let message = Ended { how, at }.no_move();
                 let at = pending.span.start;
                 return Err(self.fault(input, &pending, at, message));
             }
@@ -1523,6 +1520,13 @@ impl View {
             ));
         }
         self.board.discard_piece_at(sq);
+        self.left(sq);
+        Ok(())
+    }
+
+    /// The player's man left the square `sq` (moved or taken): no
+    /// castling with a rook that stood there.
+    fn left(&mut self, sq: Square) {
         if self.side.backrank() == sq.rank() {
             if sq.file() == File::H {
                 self.castle.0 = false;
@@ -1530,7 +1534,6 @@ impl View {
                 self.castle.1 = false;
             }
         }
-        Ok(())
     }
 
     /// The player's move `w`, which took the man on `taken` (if any),
@@ -1646,13 +1649,7 @@ impl View {
         if role == Role::King {
             view.castle = (false, false);
         }
-        if from.rank() == side.backrank() {
-            if from.file() == File::H {
-                view.castle.0 = false;
-            } else if from.file() == File::A {
-                view.castle.1 = false;
-            }
-        }
+        view.left(from);
         view.checked = 0;
         Ok(view)
     }
